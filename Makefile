@@ -1,0 +1,79 @@
+# cleancrawl developer and CI commands. Every target bootstraps .venv on first use.
+SHELL := /bin/bash
+.DEFAULT_GOAL := test
+.DELETE_ON_ERROR:
+
+# Shared data sets (one setting for the whole project: CLEANCRAWL_SHARED).
+SHARED ?= $(or $(CLEANCRAWL_SHARED),../shared)
+DATASET ?= $(SHARED)/datasets/aeb
+PEERS ?= trafilatura,readability,justext,resiliparse
+# Extra arguments for `make evaluate`, e.g. ARGS='--json out.json'.
+ARGS ?=
+
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
+PYTHON_DOCS := /usr/share/doc/python3.11/html
+
+.PHONY: test lint check evaluate bench services docs-data clean distclean
+
+# The virtualenv: rebuilt only when pyproject.toml is newer than the stamp, so a second run calls no pip.
+# pip is upgraded first: the one bundled with Python 3.11 fails on normalised extras (lxml[html_clean]).
+$(STAMP): pyproject.toml
+	@test -n "$(BOOT_PYTHON)" || { echo "no python3.11 or python3 on PATH" >&2; exit 1; }
+	@test -x $(PY) || $(BOOT_PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	@touch $@
+
+test: $(STAMP) services docs-data
+	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+check: lint test
+
+# Our extractor alone over one data set (the main job until the crawl lands).
+evaluate: $(STAMP)
+	$(PY) -m extraction.evaluate "$(DATASET)" $(ARGS)
+
+# Our extractor beside the peers, on both data sets.
+bench: $(STAMP)
+	$(PY) -m extraction.evaluate "$(SHARED)/datasets/aeb" --compare $(PEERS)
+	$(PY) -m extraction.evaluate "$(SHARED)/datasets/wcxb-dev" --compare $(PEERS) --exclude-flagged
+
+# Local PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) for the suites that need them. Starts what is
+# stopped when it can; never fails: tests that need a missing service fail loudly on their own.
+services:
+	@if (: </dev/tcp/127.0.0.1/5432) 2>/dev/null; then echo "services: postgresql up"; \
+	elif command -v pg_ctlcluster >/dev/null 2>&1 && [ -n "$$(ls /etc/postgresql 2>/dev/null)" ]; then \
+	  echo "services: starting postgresql"; \
+	  pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | sort -V | tail -n 1) main start \
+	    || echo "services: could not start postgresql"; \
+	else echo "services: postgresql not running and cannot be started here"; fi
+	@if (: </dev/tcp/127.0.0.1/6379) 2>/dev/null; then echo "services: redis up"; \
+	elif command -v redis-server >/dev/null 2>&1; then \
+	  echo "services: starting redis"; \
+	  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+	    --dir /var/lib/redis --logfile /var/log/redis/ci.log || echo "services: could not start redis"; \
+	  for _ in 1 2 3 4 5 6 7 8 9 10; do (: </dev/tcp/127.0.0.1/6379) 2>/dev/null && break; sleep 0.5; done; \
+	else echo "services: redis not running and cannot be started here"; fi
+
+# The Python 3.11 documentation, a real site for the crawl tests. Installed when missing and possible; never fails.
+docs-data:
+	@if [ -f $(PYTHON_DOCS)/index.html ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "docs-data: installing python3.11-doc"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-doc >/dev/null; } \
+	    || echo "docs-data: could not install python3.11-doc"; \
+	else echo "docs-data: $(PYTHON_DOCS) missing and python3.11-doc cannot be installed here"; fi
+
+clean:
+	rm -rf build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""The Scrapy project of cleancrawl: settings, spiders and project commands."""

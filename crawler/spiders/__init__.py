@@ -1,0 +1,1 @@
+"""cleancrawl's spiders (``SPIDER_MODULES``)."""

@@ -1,0 +1,50 @@
+"""The public entry point: `extract(html) -> ExtractionResult` (decode, parse, clean, segment, score)."""
+
+from __future__ import annotations
+
+from extraction.config import ExtractionConfig
+from extraction.decode import decode_html
+from extraction.dom import clean_tree, page_title, parse_html
+from extraction.errors import DocumentTooLargeError
+from extraction.features import compute_features
+from extraction.result import ExtractionResult
+from extraction.scoring import label_blocks, locate_content
+from extraction.segment import segment
+
+_DEFAULT_CONFIG = ExtractionConfig()
+
+
+def extract(
+    html: str | bytes,
+    url: str | None = None,
+    config: ExtractionConfig | None = None,
+    encoding: str | None = None,
+) -> ExtractionResult:
+    """Segment one page into blocks and label each informative or noise.
+
+    `encoding` is the charset hint of the HTTP response, used when the bytes carry no BOM and are not
+    valid UTF-8. Raises an `ExtractionError` subclass for empty, binary or oversized input.
+    """
+    config = config or _DEFAULT_CONFIG
+    if len(html) > config.max_document_bytes:
+        raise DocumentTooLargeError(f"the document has {len(html)} bytes, over the limit of {config.max_document_bytes}")
+    text, used_encoding = decode_html(html, encoding)
+    root = parse_html(text)
+    if root is None:
+        return ExtractionResult(url, "", [], used_encoding, reason="the document could not be parsed as HTML")
+    title = page_title(root)
+    body = clean_tree(root)
+    if body is None:
+        return ExtractionResult(url, title, [], used_encoding, reason="the document has no body")
+    page = segment(body, config)
+    if not page.blocks:
+        return ExtractionResult(url, title, [], used_encoding, reason="the page has no visible text")
+    compute_features(page.blocks, config)
+    area = locate_content(page, config)
+    label_blocks(page, area, title, config)
+    result = ExtractionResult(url, title, page.blocks, used_encoding)
+    if area is None:
+        result.reason = "no block qualifies as content"
+    elif page.truncated:
+        result.reason = f"only the first {config.max_blocks} blocks were read"
+    return result

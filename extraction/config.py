@@ -1,0 +1,43 @@
+"""Every threshold and weight of the extraction library, in one frozen dataclass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionConfig:
+    """Parameters of `extract`; defaults follow the seed papers where they give one.
+
+    Seed 002 (noise features and content weight): the noise score F = sum of alpha_i f_i with
+    alpha_i = 0.2 and threshold 0.5; the content weight NLTD + NATD + beta * PMD with beta = 0.7 and
+    a penalty of 0.6 when five or more noise words appear. Seed 001: a node qualifies as content when
+    its link-text density stays under `max_link_density`; siblings on the same level join the content
+    when they qualify too (`sibling_score_ratio`).
+    """
+
+    # Input limits: bound the cost of one page (a crawl must never stall on a single response).
+    max_document_bytes: int = 64 * 1024 * 1024
+    max_blocks: int = 20_000
+    max_block_chars: int = 100_000
+
+    # Seed 002, noise score of a raw chunk.
+    noise_alpha: float = 0.2
+    noise_threshold: float = 0.5
+    # Seed 002, content weight of a block.
+    content_beta: float = 0.7
+    noise_word_count: int = 5
+    noise_word_penalty: float = 0.6
+
+    # Block qualification (seed 001 steps 3 to 5).
+    max_link_density: float = 0.5
+    short_block_chars: int = 40
+    min_content_chars: int = 10
+    sibling_score_ratio: float = 0.2
+    ancestor_decay: float = 0.5
+    ancestor_levels: int = 3
+    class_hint_weight: float = 0.3
+
+    # Output.
+    include_tables: bool = True
+    include_code: bool = True

@@ -1,0 +1,87 @@
+"""Command line: `python -m extraction.evaluate DATASET_DIR [options]` (see `--help`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from extraction.evaluate.datasets import DatasetError, load_dataset
+from extraction.evaluate.peers import PEERS, Extractor, PeerUnavailable, cleancrawl, load_peer
+from extraction.evaluate.report import evaluate, metrics_json, predictions_json, render
+from extraction.evaluate.runner import run_extractor
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Evaluate cleancrawl (and the requested peers) on one dataset; print tables, write optional JSON."""
+    args = _parser().parse_args(argv)
+    try:
+        dataset = load_dataset(args.dataset, exclude_flagged=args.exclude_flagged, limit=args.limit)
+    except DatasetError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    extractors = [cleancrawl(), *_load_peers(args.compare)]
+    evaluations = [evaluate(run_extractor(extractor, dataset.pages), dataset) for extractor in extractors]
+    print(render(dataset, evaluations), end="")
+    if args.json:
+        _write_json(args.json, metrics_json(dataset, evaluations))
+    if args.predictions:
+        _write_json(args.predictions, predictions_json(evaluations[0].run))
+    return 0
+
+
+def _load_peers(names: Sequence[str]) -> list[Extractor]:
+    """Import the requested peers now, before any timing; skip (and say so) those not installed."""
+    loaded = []
+    for name in names:
+        try:
+            loaded.append(load_peer(name))
+        except PeerUnavailable as error:
+            print(f"skipping peer {name}: {error}", file=sys.stderr)
+    return loaded
+
+
+def _peer_list(value: str) -> list[str]:
+    """Parse `--compare a,b,c`, rejecting unknown names up front rather than after a long run."""
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in PEERS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown peer(s) {', '.join(unknown)}; choose from {', '.join(PEERS)}")
+    return names
+
+
+def _positive(value: str) -> int:
+    """Parse `--limit N` (N >= 1)."""
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return number
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command-line interface."""
+    parser = argparse.ArgumentParser(
+        prog="python -m extraction.evaluate",
+        description="Score cleancrawl's extract() (and peers) with the article-extraction-benchmark metric.",
+    )
+    parser.add_argument("dataset", type=Path, metavar="DATASET_DIR", help="html/ID.html[.gz] + ground-truth.json")
+    parser.add_argument("--predictions", type=Path, metavar="OUT.json", help='write {ID: {"articleBody": text}} of ours')
+    parser.add_argument("--json", type=Path, metavar="METRICS.json", help="write our metrics (and the peers') as JSON")
+    parser.add_argument(
+        "--compare", type=_peer_list, default=[], metavar="PEERS", help=f"comma-separated, from: {', '.join(PEERS)}"
+    )
+    parser.add_argument("--exclude-flagged", action="store_true", help="leave out pages listed in quality_flags.json")
+    parser.add_argument("--limit", type=_positive, metavar="N", help="only the first N page IDs (after exclusion)")
+    return parser
+
+
+def _write_json(path: Path, data: Any) -> None:
+    """Write `data` as UTF-8 JSON, keeping non-ASCII text readable."""
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""The article-extraction-benchmark metric: 4-gram shingle precision/recall, plus snippet checks.
+
+Defined in /work/shared/datasets/README.md (scrapinghub/article-extraction-benchmark): tokens are
+`re.findall(r'\\w+', text)`, shingles are token 4-grams counted as multisets, and the dataset score is
+the F1 of the mean per-page precision and the mean per-page recall.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+SHINGLE_SIZE = 4
+_TOKEN_RE = re.compile(r"\w+")
+
+Shingle = tuple[str, ...]
+
+
+@dataclass(slots=True, frozen=True)
+class PageScore:
+    """Shingle counts of one page (raw multiset counts) and the precision/recall they give."""
+
+    tp: int
+    fp: int
+    fn: int
+
+    @property
+    def normalized(self) -> tuple[float, float, float]:
+        """tp, fp, fn divided by their sum, as the benchmark states (ratios, so P/R are unchanged)."""
+        total = self.tp + self.fp + self.fn
+        if total == 0:
+            return (0.0, 0.0, 0.0)
+        return (self.tp / total, self.fp / total, self.fn / total)
+
+    @property
+    def precision(self) -> float:
+        """tp/(tp+fp); 1 when fp = fn = 0, 0 when tp = fp = 0."""
+        if self.fp == 0 and self.fn == 0:
+            return 1.0
+        if self.tp == 0 and self.fp == 0:
+            return 0.0
+        return self.tp / (self.tp + self.fp)
+
+    @property
+    def recall(self) -> float:
+        """tp/(tp+fn); 1 when fp = fn = 0, 0 when tp = fn = 0."""
+        if self.fp == 0 and self.fn == 0:
+            return 1.0
+        if self.tp == 0 and self.fn == 0:
+            return 0.0
+        return self.tp / (self.tp + self.fn)
+
+
+@dataclass(slots=True, frozen=True)
+class Summary:
+    """Scores over a set of pages: mean precision, mean recall and the F1 of those two means."""
+
+    pages: int
+    precision: float
+    recall: float
+    f1: float
+
+
+@dataclass(slots=True, frozen=True)
+class SnippetScore:
+    """How many `with` snippets a text contains and how many `without` snippets it avoids."""
+
+    with_found: int = 0
+    with_total: int = 0
+    without_absent: int = 0
+    without_total: int = 0
+
+    @property
+    def with_share(self) -> float | None:
+        """Share of `with` snippets found, or None when there were none to find."""
+        return self.with_found / self.with_total if self.with_total else None
+
+    @property
+    def without_share(self) -> float | None:
+        """Share of `without` snippets absent, or None when there were none to avoid."""
+        return self.without_absent / self.without_total if self.without_total else None
+
+    def __add__(self, other: SnippetScore) -> SnippetScore:
+        """Pool the counts of two scores (micro-average over all snippets)."""
+        return SnippetScore(
+            self.with_found + other.with_found,
+            self.with_total + other.with_total,
+            self.without_absent + other.without_absent,
+            self.without_total + other.without_total,
+        )
+
+
+def tokenize(text: str) -> list[str]:
+    """The benchmark's tokens: every run of word characters."""
+    return _TOKEN_RE.findall(text)
+
+
+def shingles(text: str, size: int = SHINGLE_SIZE) -> Counter[Shingle]:
+    """The multiset of token n-grams of `text`; a text shorter than `size` tokens is one shorter shingle."""
+    tokens = tokenize(text)
+    if not tokens:
+        return Counter()
+    count = max(1, len(tokens) - size + 1)
+    return Counter(tuple(tokens[i : i + size]) for i in range(count))
+
+
+def score_page(truth: str, prediction: str) -> PageScore:
+    """Compare one page's predicted text with its ground truth."""
+    true_counts = shingles(truth)
+    pred_counts = shingles(prediction)
+    tp = fp = fn = 0
+    for key in true_counts.keys() | pred_counts.keys():
+        true_n, pred_n = true_counts[key], pred_counts[key]
+        tp += min(true_n, pred_n)
+        fp += max(0, pred_n - true_n)
+        fn += max(0, true_n - pred_n)
+    return PageScore(tp, fp, fn)
+
+
+def summarize(scores: Sequence[PageScore]) -> Summary:
+    """Mean precision over pages with tp+fp > 0, mean recall over pages with tp+fn > 0, F1 of the means."""
+    precision = _mean(s.precision for s in scores if s.tp + s.fp > 0)
+    recall = _mean(s.recall for s in scores if s.tp + s.fn > 0)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return Summary(len(scores), precision, recall, f1)
+
+
+def fold_whitespace(text: str) -> str:
+    """Collapse every whitespace run to one space, so line breaks never decide a snippet match."""
+    return " ".join(text.split())
+
+
+def score_snippets(text: str, with_: Iterable[str], without: Iterable[str]) -> SnippetScore:
+    """Check snippets as case-sensitive substrings of `text`, both sides whitespace-folded."""
+    folded = fold_whitespace(text)
+    wanted = [fold_whitespace(s) for s in with_]
+    unwanted = [fold_whitespace(s) for s in without]
+    return SnippetScore(
+        with_found=sum(1 for s in wanted if s in folded),
+        with_total=len(wanted),
+        without_absent=sum(1 for s in unwanted if s not in folded),
+        without_total=len(unwanted),
+    )
+
+
+def _mean(values: Iterable[float]) -> float:
+    """Arithmetic mean, 0.0 for no values (no page qualified)."""
+    items = list(values)
+    return sum(items) / len(items) if items else 0.0

@@ -1,0 +1,163 @@
+"""Locate the content area and label every block (seed 001 steps 3 to 5, seed 002 weights).
+
+Each qualified block votes for its nearest ancestors (decaying with distance); the node with the best
+vote, discounted by its link-text density and by what its tag, class and id say, is the optimal content
+node. Qualified siblings on the same level join it (seed 001, step 5). Inside that area a block is
+content unless it is link-dominated or sits in a sub-container named like a template part.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extraction.config import ExtractionConfig
+from extraction.features import PageTotals
+from extraction.result import Block, BlockKind, Label
+from extraction.segment import Node, Page
+
+_NEGATIVE_NAMES = re.compile(
+    r"comment|disqus|sidebar|side-bar|widget|related|recommend|share|sharing|social|share|sponsor|promo"
+    r"|advert|\bads?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|\bnav\b|subscribe"
+    r"|newsletter|signup|cookie|gdpr|popup|modal|byline|author-?bio|tags?\b|taglist|meta-?data|more-?stories"
+    r"|read-?more|outbrain|taboola|toolbar|skip",
+    re.IGNORECASE,
+)
+_POSITIVE_NAMES = re.compile(
+    r"article|content|entry|hentry|main|post|story|text|body|blog|prose|markdown|rich-?text", re.IGNORECASE
+)
+_NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
+_POSITIVE_TAGS = frozenset({"article", "main"})
+_CONTAINER_TAGS = frozenset({"div", "section", "article", "main", "td", "body", "center", "blockquote", "form"})
+_LISTISH = frozenset({BlockKind.LIST_ITEM, BlockKind.TABLE_ROW})
+
+
+@dataclass(slots=True)
+class ContentArea:
+    """The chosen content node, the siblings that joined it, and the nodes inside them."""
+
+    root: int
+    members: frozenset[int]
+    inside: list[bool]
+
+
+def node_hint(node: Node, config: ExtractionConfig) -> float:
+    """Multiplier from the node's tag, class and id: above 1 for content-like names, below for template."""
+    factor = 1.0
+    if node.tag in _POSITIVE_TAGS:
+        factor += config.class_hint_weight
+    elif node.tag in _NEGATIVE_TAGS:
+        factor -= 2 * config.class_hint_weight
+    if node.names:
+        if _NEGATIVE_NAMES.search(node.names):
+            factor -= 2 * config.class_hint_weight
+        elif _POSITIVE_NAMES.search(node.names):
+            factor += config.class_hint_weight
+    return max(factor, 0.05)
+
+
+def block_vote(block: Block, config: ExtractionConfig) -> float:
+    """How strongly a block says 'my ancestors hold the content' (readability-style, seed 002 densities)."""
+    features = block.features
+    if features.text_length < config.short_block_chars or features.nltd > config.max_link_density:
+        return 0.0
+    vote = 1.0 + min(features.text_length / 100, 3.0) + min(features.punctuation_count, 10) * 0.5
+    if block.kind in _LISTISH:
+        vote *= 0.5
+    return vote * (1.0 - features.nltd) ** 2
+
+
+def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
+    """Pick the optimal content node and its qualified siblings; None when no block qualifies."""
+    scores = _node_scores(page, config)
+    if not scores:
+        return None
+    hints = [node_hint(node, config) for node in page.nodes]
+    final = {node_id: score * hints[node_id] * (1.0 - _link_density(page.nodes[node_id])) for node_id, score in scores.items()}
+    root = max(final, key=final.__getitem__)
+    members = _qualified_siblings(page, root, final, config)
+    return ContentArea(root, members, _inside(page.nodes, members))
+
+
+def label_blocks(page: Page, area: ContentArea | None, title: str, config: ExtractionConfig) -> None:
+    """Label each block content or noise with a score and a reason a person can read."""
+    hints = [node_hint(node, config) for node in page.nodes]
+    for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
+        block.score = block.features.content_weight
+        if area is None or not area.inside[node_id]:
+            block.label, block.reason = Label.NOISE, "outside the content area"
+            continue
+        block.label, block.reason = _label_inside(block, node_id, page, area, hints, title, config)
+
+
+def _label_inside(
+    block: Block, node_id: int, page: Page, area: ContentArea, hints: list[float], title: str, config: ExtractionConfig
+) -> tuple[Label, str]:
+    features = block.features
+    if block.kind is BlockKind.HEADING and title and _same_text(block.text, title) and block.tag == "h1":
+        return Label.NOISE, "the page title"
+    if features.nltd > config.max_link_density and block.kind is not BlockKind.HEADING:
+        return Label.NOISE, f"link-text density {features.nltd:.2f}"
+    template = _template_ancestor(page.nodes, node_id, area, hints)
+    if template is not None:
+        return Label.NOISE, f"inside {page.nodes[template].tag}.{page.nodes[template].names[:40]}"
+    return Label.CONTENT, "in the content area"
+
+
+def _node_scores(page: Page, config: ExtractionConfig) -> dict[int, float]:
+    scores: dict[int, float] = {}
+    nodes = page.nodes
+    for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
+        vote = block_vote(block, config)
+        if vote <= 0.0:
+            continue
+        current = node_id if nodes[node_id].tag in _CONTAINER_TAGS else nodes[node_id].parent
+        weight = 1.0
+        for _ in range(config.ancestor_levels):
+            if current < 0:
+                break
+            scores[current] = scores.get(current, 0.0) + vote * weight
+            weight *= config.ancestor_decay
+            current = nodes[current].parent
+    return scores
+
+
+def _qualified_siblings(page: Page, root: int, final: dict[int, float], config: ExtractionConfig) -> frozenset[int]:
+    nodes = page.nodes
+    parent = nodes[root].parent
+    if parent < 0:
+        return frozenset({root})
+    threshold = final[root] * config.sibling_score_ratio
+    members = {root}
+    for node_id in range(parent + 1, len(nodes)):
+        node = nodes[node_id]
+        if node.parent != parent or node_id == root:
+            continue
+        if final.get(node_id, 0.0) >= threshold and _link_density(node) < config.max_link_density / 2:
+            members.add(node_id)
+    return frozenset(members)
+
+
+def _inside(nodes: list[Node], members: frozenset[int]) -> list[bool]:
+    inside = [False] * len(nodes)
+    for node_id, node in enumerate(nodes):
+        inside[node_id] = node_id in members or (node.parent >= 0 and inside[node.parent])
+    return inside
+
+
+def _template_ancestor(nodes: list[Node], node_id: int, area: ContentArea, hints: list[float]) -> int | None:
+    current = node_id
+    while current >= 0 and current not in area.members:
+        if hints[current] < 1.0:
+            return current
+        current = nodes[current].parent
+    return None
+
+
+def _link_density(node: Node) -> float:
+    return min(node.link_chars / node.text_chars, 1.0) if node.text_chars else 0.0
+
+
+def _same_text(a: str, b: str) -> bool:
+    a, b = a.strip().lower(), b.strip().lower()
+    return bool(a) and (a in b or b in a)

@@ -1,0 +1,230 @@
+"""Segment a cleaned tree into ordered text blocks in one pass (the ContentExtractor tag-set partition).
+
+A block is the text that flows between two block-level tags (seed 001's ordered tag set TABLE, TR, P,
+HR, UL, ... and seed 002's raw chunks of `<div>`, `<table>`, `<ul>`, `<tr>`, `<p>`). Every block-level
+element is also recorded as a node, so that scoring can credit ancestors and locate the content area.
+Raw per-block counts of seed 002 (links, images, interaction elements, forms, e-mails, punctuation)
+are gathered during the same walk.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from extraction.config import ExtractionConfig
+from extraction.result import Block, BlockFeatures, BlockKind
+
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote body center dd details dir div dl dt fieldset figcaption figure"
+    " footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html legend li main menu nav ol p pre"
+    " section summary table tbody thead tfoot tr td th caption ul noframes".split()
+)
+_KINDS = {
+    **dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), BlockKind.HEADING),
+    **dict.fromkeys(("li", "dt", "dd"), BlockKind.LIST_ITEM),
+    **dict.fromkeys(("tr", "td", "th"), BlockKind.TABLE_ROW),
+    **dict.fromkeys(("figcaption", "caption"), BlockKind.CAPTION),
+    "pre": BlockKind.CODE,
+    "blockquote": BlockKind.QUOTE,
+    "p": BlockKind.PARAGRAPH,
+}
+_CELLS = frozenset({"td", "th"})
+_INTERACTIVE = frozenset({"input", "select", "textarea", "button", "option", "optgroup"})
+_PUNCTUATION = ".,;:!?\u3002\uff0c\u3001\uff01\uff1f"
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_DIGITS = re.compile(r"\d+")
+_LINE_BREAK = "\x1e"
+
+
+@dataclass(slots=True)
+class Node:
+    """A block-level element: where it sits and what its tag, class and id say."""
+
+    tag: str
+    parent: int
+    depth: int
+    path: str
+    names: str
+    text_chars: int = 0
+    link_chars: int = 0
+
+
+@dataclass(slots=True)
+class Page:
+    """The segmented page: blocks in order, the node of each block, and the node table."""
+
+    blocks: list[Block] = field(default_factory=list)
+    block_nodes: list[int] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)
+    truncated: bool = False
+
+
+@dataclass(slots=True)
+class _Buffer:
+    parts: list[str] = field(default_factory=list)
+    link_chars: int = 0
+    links: int = 0
+    images: int = 0
+    image_size: int = 0
+    interactions: int = 0
+
+
+class _Walker:
+    """State of the one-pass walk; kept in an object so each handler stays short."""
+
+    def __init__(self, config: ExtractionConfig) -> None:
+        self.config = config
+        self.page = Page()
+        self.stack: list[int] = []
+        self.buffer = _Buffer()
+        self.link_depth = 0
+        self.skip_depth = 0
+        self.pre_depth = 0
+        self.form_depth = 0
+
+    def start(self, element: etree._Element, tag: str) -> None:
+        if tag in BLOCK_TAGS:
+            self.flush()
+            self.push(element, tag)
+            self.pre_depth += tag == "pre"
+            self.form_depth += tag == "form"
+        elif tag == "a":
+            self.link_depth += 1
+            self.buffer.links += 1
+        elif tag == "br":
+            self.buffer.parts.append(_LINE_BREAK)
+        elif tag == "img":
+            self.buffer.images += 1
+            self.buffer.image_size += _image_area(element)
+        elif tag in _INTERACTIVE:
+            self.buffer.interactions += 1
+            self.skip_depth += 1
+        self.add_text(element.text)
+
+    def end(self, element: etree._Element, tag: str) -> None:
+        if tag in BLOCK_TAGS:
+            self.flush()
+            self._close_node(self.stack.pop())
+            self.pre_depth -= tag == "pre"
+            self.form_depth -= tag == "form"
+        elif tag == "a":
+            self.link_depth -= 1
+        elif tag in _INTERACTIVE:
+            self.skip_depth -= 1
+        self.add_text(element.tail)
+
+    def _close_node(self, node_id: int) -> None:
+        node = self.page.nodes[node_id]
+        if node.parent >= 0:
+            parent = self.page.nodes[node.parent]
+            parent.text_chars += node.text_chars
+            parent.link_chars += node.link_chars
+
+    def push(self, element: etree._Element, tag: str) -> None:
+        parent = self.stack[-1] if self.stack else -1
+        names = f"{element.get('id', '')} {element.get('class', '')}".strip()
+        segment = tag + ("." + _DIGITS.sub("0", ".".join(names.split())) if names else "")
+        path = f"{self.page.nodes[parent].path}/{segment}" if parent >= 0 else segment
+        self.stack.append(len(self.page.nodes))
+        self.page.nodes.append(Node(tag, parent, len(self.stack), path, names.lower()))
+
+    def add_text(self, text: str | None) -> None:
+        if not text or self.skip_depth:
+            return
+        self.buffer.parts.append(text)
+        if self.link_depth:
+            self.buffer.link_chars += len(text.strip())
+
+    def flush(self) -> None:
+        buffer = self.buffer
+        text = _render("".join(buffer.parts), preformatted=self.pre_depth > 0) if buffer.parts else ""
+        if not text:
+            # Images and form fields standing alone between blocks count towards the next block.
+            buffer.parts.clear()
+            buffer.links = buffer.link_chars = 0
+            return
+        self.buffer = _Buffer()
+        node_id = self.stack[-1] if self.stack else 0
+        node = self.page.nodes[node_id]
+        node.text_chars += len(text)
+        node.link_chars += buffer.link_chars
+        if self._joins_previous_cell(node_id):
+            self._append_cell(text, buffer)
+        elif len(self.page.blocks) < self.config.max_blocks:
+            self._new_block(node_id, text[: self.config.max_block_chars], buffer)
+        else:
+            self.page.truncated = True
+
+    def _joins_previous_cell(self, node_id: int) -> bool:
+        nodes, page = self.page.nodes, self.page
+        if not page.block_nodes or nodes[node_id].tag not in _CELLS:
+            return False
+        previous = nodes[page.block_nodes[-1]]
+        return previous.tag in _CELLS and previous.parent == nodes[node_id].parent
+
+    def _append_cell(self, text: str, buffer: _Buffer) -> None:
+        block = self.page.blocks[-1]
+        block.text = f"{block.text} | {text}"
+        _count_into(block.features, text, buffer)
+
+    def _new_block(self, node_id: int, text: str, buffer: _Buffer) -> None:
+        node = self.page.nodes[node_id]
+        in_form = self.form_depth > 0
+        features = BlockFeatures(depth=node.depth, form_count=int(in_form), form_size=len(text) * in_form)
+        _count_into(features, text, buffer)
+        kind = _KINDS.get(node.tag, BlockKind.TEXT)
+        path = node.path
+        if node.tag in _CELLS:
+            path = self.page.nodes[node.parent].path if node.parent >= 0 else path
+        block = Block(len(self.page.blocks), path, node.tag, kind, text, features)
+        self.page.blocks.append(block)
+        self.page.block_nodes.append(node_id)
+
+
+def segment(body: etree._Element, config: ExtractionConfig) -> Page:
+    """Split the cleaned body into blocks and block-level nodes, counting raw features on the way."""
+    walker = _Walker(config)
+    for event, element in etree.iterwalk(body, events=("start", "end")):
+        tag = element.tag
+        if not isinstance(tag, str):
+            if event == "end":
+                walker.add_text(element.tail)
+            continue
+        tag = tag.lower()
+        if event == "start":
+            walker.start(element, tag)
+        else:
+            walker.end(element, tag)
+    walker.flush()
+    return walker.page
+
+
+def _render(raw: str, preformatted: bool) -> str:
+    if preformatted:
+        return raw.replace(_LINE_BREAK, "\n").strip("\n").rstrip()
+    lines = (" ".join(line.split()) for line in raw.split(_LINE_BREAK))
+    return "\n".join(line for line in lines if line)
+
+
+def _count_into(features: BlockFeatures, text: str, buffer: _Buffer) -> None:
+    features.text_length += len(text)
+    features.word_count += len(text.split())
+    features.link_count += buffer.links
+    features.link_text_length += buffer.link_chars
+    features.image_count += buffer.images
+    features.image_size += buffer.image_size
+    features.interaction_count += buffer.interactions
+    features.interaction_size += buffer.interactions
+    features.punctuation_count += sum(text.count(mark) for mark in _PUNCTUATION)
+    if "@" in text:
+        features.email_count += len(_EMAIL.findall(text))
+
+
+def _image_area(element: etree._Element) -> int:
+    try:
+        return int(element.get("width", "0")) * int(element.get("height", "0"))
+    except ValueError:
+        return 0

@@ -1,0 +1,73 @@
+"""`python -m extraction.evaluate` end to end, in a subprocess, on three real aeb pages."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.extraction.evaluate.test_datasets import PAGE_COUNT, add_annotations, make_dataset
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+REQUIRED = {"pages", "f1", "precision", "recall", "pages_per_second", "peak_memory_mb"}
+
+
+def run_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """Run the evaluator from the repo root, as a user would."""
+    command = [sys.executable, "-m", "extraction.evaluate", *map(str, args)]
+    return subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, check=False)
+
+
+def assert_sane(metrics: dict[str, object], pages: int) -> None:
+    """The required fields exist, scores are in [0, 1] and costs are non-negative."""
+    assert REQUIRED <= metrics.keys()
+    assert metrics["pages"] == pages
+    for key in ("f1", "precision", "recall"):
+        assert isinstance(metrics[key], float) and 0.0 <= metrics[key] <= 1.0
+    for key in ("pages_per_second", "peak_memory_mb"):
+        assert isinstance(metrics[key], float) and metrics[key] >= 0.0
+
+
+@pytest.mark.parametrize("gzipped", [False, True], ids=["html", "html.gz"])
+def test_cli_writes_metrics_and_predictions(aeb_dir: Path, tmp_path: Path, gzipped: bool) -> None:
+    dataset = tmp_path / "data"
+    ids = make_dataset(aeb_dir, dataset, gzipped=gzipped)
+    proc = run_cli(dataset, "--json", tmp_path / "m.json", "--predictions", tmp_path / "p.json")
+    assert proc.returncode == 0, proc.stderr
+    assert "cleancrawl" in proc.stdout and "F1" in proc.stdout
+    metrics = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    assert_sane(metrics, PAGE_COUNT)
+    assert metrics["f1"] > 0.3  # three ordinary news articles: a working extractor finds most of the text
+    predictions = json.loads((tmp_path / "p.json").read_text(encoding="utf-8"))
+    assert sorted(predictions) == ids
+    assert all(isinstance(entry["articleBody"], str) for entry in predictions.values())
+
+
+def test_cli_types_snippets_flags_and_a_peer(aeb_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("resiliparse", reason="peers come with the bench extra")
+    ids = make_dataset(aeb_dir, tmp_path, gzipped=True)
+    add_annotations(tmp_path, ids)
+    proc = run_cli(tmp_path, "--exclude-flagged", "--compare", "resiliparse", "--json", tmp_path / "m.json")
+    assert proc.returncode == 0, proc.stderr
+    assert "1 pages listed in quality_flags.json left out" in proc.stdout
+    assert "F1 per page type" in proc.stdout and "snippets" in proc.stdout
+    metrics = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    assert_sane(metrics, PAGE_COUNT - 1)
+    assert metrics["flagged_excluded"] == 1
+    assert set(metrics["per_type"]) == {"listing", "article"}
+    assert_sane(metrics["peers"]["resiliparse"], PAGE_COUNT - 1)
+
+
+def test_cli_rejects_an_unknown_peer(tmp_path: Path) -> None:
+    proc = run_cli(tmp_path, "--compare", "nosuchpeer")
+    assert proc.returncode == 2
+    assert "nosuchpeer" in proc.stderr
+
+
+def test_cli_reports_a_bad_dataset_dir(tmp_path: Path) -> None:
+    proc = run_cli(tmp_path / "absent")
+    assert proc.returncode == 2
+    assert "ground-truth.json" in proc.stderr
