@@ -8,7 +8,6 @@ from lxml import etree
 _REMOVED_TAGS = (
     "script",
     "style",
-    "noscript",
     "template",
     "svg",
     "math",

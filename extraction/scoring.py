@@ -17,7 +17,7 @@ from extraction.result import Block, BlockKind, Label
 from extraction.segment import Node, Page
 
 _NEGATIVE_NAMES = re.compile(
-    r"comment|disqus|sidebar|side-bar|widget|related|recommend|share|sharing|social|share|sponsor|promo"
+    r"comment|disqus|sidebar|side-bar|related|recommend|share|sharing|social|share|sponsor|promo"
     r"|advert|\bads?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|\bnav\b|subscribe"
     r"|newsletter|signup|cookie|gdpr|popup|modal|byline|author-?bio|tags?\b|taglist|meta-?data|more-?stories"
     r"|read-?more|outbrain|taboola|toolbar|skip",
@@ -42,18 +42,18 @@ class ContentArea:
 
 
 def node_hint(node: Node, config: ExtractionConfig) -> float:
-    """Multiplier from the node's tag, class and id: above 1 for content-like names, below for template."""
-    factor = 1.0
-    if node.tag in _POSITIVE_TAGS:
-        factor += config.class_hint_weight
-    elif node.tag in _NEGATIVE_TAGS:
-        factor -= 2 * config.class_hint_weight
-    if node.names:
-        if _NEGATIVE_NAMES.search(node.names):
-            factor -= 2 * config.class_hint_weight
-        elif _POSITIVE_NAMES.search(node.names):
-            factor += config.class_hint_weight
-    return max(factor, 0.05)
+    """Multiplier from the node's tag, class and id: above 1 for content-like names, below for template.
+
+    A node named both ways ("widget-post-content", `<header class="post-content">`) stays neutral, as
+    readability keeps such nodes among its candidates.
+    """
+    negative = node.tag in _NEGATIVE_TAGS or (bool(node.names) and _NEGATIVE_NAMES.search(node.names) is not None)
+    positive = node.tag in _POSITIVE_TAGS or (bool(node.names) and _POSITIVE_NAMES.search(node.names) is not None)
+    if negative and not positive:
+        return 1.0 - 2 * config.class_hint_weight
+    if positive and not negative:
+        return 1.0 + config.class_hint_weight
+    return 1.0
 
 
 def block_vote(block: Block, config: ExtractionConfig) -> float:
@@ -68,12 +68,20 @@ def block_vote(block: Block, config: ExtractionConfig) -> float:
 
 
 def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
-    """Pick the optimal content node and its qualified siblings; None when no block qualifies."""
-    scores = _node_scores(page, config)
+    """Pick the optimal content node and its qualified siblings; None when no block qualifies.
+
+    Blocks under a template-named container (comments, sidebar) vote with the weight of that context,
+    so they win only when they clearly outweigh everything else (a forum thread, a comment-only page).
+    """
+    hints = [node_hint(node, config) for node in page.nodes]
+    context = _inherited_penalties(page.nodes, hints)
+    scores = _node_scores(page, config, context)
     if not scores:
         return None
-    hints = [node_hint(node, config) for node in page.nodes]
-    final = {node_id: score * hints[node_id] * (1.0 - _link_density(page.nodes[node_id])) for node_id, score in scores.items()}
+    final = {
+        node_id: score * max(hints[node_id], 1.0) * context[node_id] * (1.0 - _link_density(page.nodes[node_id]))
+        for node_id, score in scores.items()
+    }
     root = max(final, key=final.__getitem__)
     members = _qualified_siblings(page, root, final, config)
     return ContentArea(root, members, _inside(page.nodes, members))
@@ -104,11 +112,11 @@ def _label_inside(
     return Label.CONTENT, "in the content area"
 
 
-def _node_scores(page: Page, config: ExtractionConfig) -> dict[int, float]:
+def _node_scores(page: Page, config: ExtractionConfig, context: list[float]) -> dict[int, float]:
     scores: dict[int, float] = {}
     nodes = page.nodes
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
-        vote = block_vote(block, config)
+        vote = block_vote(block, config) * context[node_id]
         if vote <= 0.0:
             continue
         current = node_id if nodes[node_id].tag in _CONTAINER_TAGS else nodes[node_id].parent
@@ -136,6 +144,15 @@ def _qualified_siblings(page: Page, root: int, final: dict[int, float], config: 
         if final.get(node_id, 0.0) >= threshold and _link_density(node) < config.max_link_density / 2:
             members.add(node_id)
     return frozenset(members)
+
+
+def _inherited_penalties(nodes: list[Node], hints: list[float]) -> list[float]:
+    # A template name (comments, sidebar) taints everything below it; a content name only its own node.
+    context = [1.0] * len(nodes)
+    for node_id, node in enumerate(nodes):
+        inherited = context[node.parent] if node.parent >= 0 else 1.0
+        context[node_id] = inherited * min(hints[node_id], 1.0)
+    return context
 
 
 def _inside(nodes: list[Node], members: frozenset[int]) -> list[bool]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from extraction.evaluate.datasets import DatasetError, load_dataset
-from extraction.evaluate.peers import PEERS, Extractor, PeerUnavailable, cleancrawl, load_peer
+from extraction.evaluate.peers import PEERS, Extractor, PeerUnavailableError, cleancrawl, load_peer
 from extraction.evaluate.report import evaluate, metrics_json, predictions_json, render
 from extraction.evaluate.runner import run_extractor
 
@@ -39,7 +39,7 @@ def _load_peers(names: Sequence[str]) -> list[Extractor]:
     for name in names:
         try:
             loaded.append(load_peer(name))
-        except PeerUnavailable as error:
+        except PeerUnavailableError as error:
             print(f"skipping peer {name}: {error}", file=sys.stderr)
     return loaded
 
@@ -49,7 +49,8 @@ def _peer_list(value: str) -> list[str]:
     names = [name.strip() for name in value.split(",") if name.strip()]
     unknown = [name for name in names if name not in PEERS]
     if unknown:
-        raise argparse.ArgumentTypeError(f"unknown peer(s) {', '.join(unknown)}; choose from {', '.join(PEERS)}")
+        choices = ", ".join(PEERS)
+        raise argparse.ArgumentTypeError(f"unknown peer(s) {', '.join(unknown)}; choose from {choices}")
     return names
 
 
@@ -67,14 +68,15 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m extraction.evaluate",
         description="Score cleancrawl's extract() (and peers) with the article-extraction-benchmark metric.",
     )
-    parser.add_argument("dataset", type=Path, metavar="DATASET_DIR", help="html/ID.html[.gz] + ground-truth.json")
-    parser.add_argument("--predictions", type=Path, metavar="OUT.json", help='write {ID: {"articleBody": text}} of ours')
-    parser.add_argument("--json", type=Path, metavar="METRICS.json", help="write our metrics (and the peers') as JSON")
-    parser.add_argument(
-        "--compare", type=_peer_list, default=[], metavar="PEERS", help=f"comma-separated, from: {', '.join(PEERS)}"
+    add = parser.add_argument
+    add("dataset", type=Path, metavar="DATASET_DIR", help="html/ID.html[.gz] + ground-truth.json")
+    add("--predictions", type=Path, metavar="OUT.json", help='write {ID: {"articleBody": text}} of ours')
+    add("--json", type=Path, metavar="METRICS.json", help="write our metrics (and the peers') as JSON")
+    add(
+        "--compare", type=_peer_list, default=[], metavar="PEERS", help=f"comma-separated: {', '.join(PEERS)}"
     )
-    parser.add_argument("--exclude-flagged", action="store_true", help="leave out pages listed in quality_flags.json")
-    parser.add_argument("--limit", type=_positive, metavar="N", help="only the first N page IDs (after exclusion)")
+    add("--exclude-flagged", action="store_true", help="leave out pages listed in quality_flags.json")
+    add("--limit", type=_positive, metavar="N", help="only the first N page IDs (after exclusion)")
     return parser
 
 

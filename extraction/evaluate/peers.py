@@ -22,13 +22,14 @@ INSTALL_HINT = "pip install -e '.[bench]'"
 
 # Elements after which a browser starts a new line; without a break their words would run together
 # ("end.</p><p>Next" -> "end.Next"), which merges two tokens and costs two shingles each side.
-_BLOCK_TAGS = frozenset(
+_BLOCK_TAG_NAMES = (
     "address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 h3 h4 h5 h6 "
-    "header hr li main nav ol p pre section table tbody td tfoot th thead tr ul".split()
+    "header hr li main nav ol p pre section table tbody td tfoot th thead tr ul"
 )
+_BLOCK_TAGS = frozenset(_BLOCK_TAG_NAMES.split())
 
 
-class PeerUnavailable(Exception):
+class PeerUnavailableError(Exception):
     """A peer's library is not installed."""
 
 
@@ -42,7 +43,7 @@ class Extractor:
 
 
 def cleancrawl() -> Extractor:
-    """Our extractor; only ExtractionError (input it refuses) is an empty prediction, other errors are bugs."""
+    """Our extractor; only ExtractionError (input it refuses) counts as empty, other errors are bugs."""
 
     def run(html: str, url: str | None) -> str:
         return extract(html, url=url).text
@@ -51,7 +52,7 @@ def cleancrawl() -> Extractor:
 
 
 def load_peer(name: str) -> Extractor:
-    """Import peer `name` now (outside any timing) and wrap it; PeerUnavailable when it is not installed."""
+    """Import peer `name` now, outside any timing; PeerUnavailableError when it is not installed."""
     try:
         factory = PEERS[name]
     except KeyError:
@@ -64,7 +65,8 @@ def _import(module: str, distribution: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        raise PeerUnavailable(f"{distribution} is not installed ({error}); install the peers with {INSTALL_HINT}") from None
+        message = f"{distribution} is not installed ({error}); install the peers with {INSTALL_HINT}"
+        raise PeerUnavailableError(message) from None
 
 
 def _trafilatura(fast: bool) -> Extractor:
@@ -123,7 +125,9 @@ def html_to_text(markup: str) -> str:
         if isinstance(element.tag, str) and element.tag in _BLOCK_TAGS:
             element.text = "\n" + (element.text or "")
             element.tail = "\n" + (element.tail or "")
-    lines = (" ".join(line.split()) for line in root.text_content().splitlines())
+    # The stubs type itertext() as str | bytes; a tree parsed from str only ever yields str.
+    text = "".join(part for part in root.itertext() if isinstance(part, str))
+    lines = (" ".join(line.split()) for line in text.splitlines())
     return "\n".join(line for line in lines if line)
 
 

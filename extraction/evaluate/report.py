@@ -24,7 +24,8 @@ class Evaluation:
 def evaluate(run: Run, dataset: Dataset) -> Evaluation:
     """Score every page of `dataset` with the run's prediction."""
     scores = {page.page_id: score_page(page.truth, run.predictions[page.page_id]) for page in dataset.pages}
-    return Evaluation(run, summarize(list(scores.values())), _per_type(dataset, scores), _snippets(run, dataset))
+    overall = summarize(list(scores.values()))
+    return Evaluation(run, overall, _per_type(dataset, scores), _snippets(run, dataset))
 
 
 def _per_type(dataset: Dataset, scores: dict[str, PageScore]) -> dict[str, Summary]:
@@ -81,8 +82,8 @@ def _main_table(evaluations: Sequence[Evaluation]) -> str:
         for e in evaluations
     ]
     note = (
-        "pages/s: extractor calls only (pages preloaded); peak MB: RSS high-water mark during the run minus RSS "
-        "at its start; failed: pages whose extractor raised, scored as empty predictions"
+        "pages/s: extractor calls only (pages preloaded); peak MB: RSS high-water mark during the run minus "
+        "RSS at its start; failed: pages whose extractor raised, scored as empty predictions"
     )
     return format_table(headers, rows) + "\n" + note
 
@@ -110,7 +111,10 @@ def _share(score: SnippetScore | None, wanted: bool) -> str:
     """A snippet share as `0.812 (1234/1520)`, or `-` when there is nothing to count."""
     if score is None:
         return "-"
-    hits, total = (score.with_found, score.with_total) if wanted else (score.without_absent, score.without_total)
+    if wanted:
+        hits, total = score.with_found, score.with_total
+    else:
+        hits, total = score.without_absent, score.without_total
     return f"{hits / total:.3f} ({hits}/{total})" if total else "-"
 
 
@@ -119,14 +123,14 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
 
     def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        return "  ".join([first, *(cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))])
+        rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
+        return "  ".join([cells[0].ljust(widths[0]), *rest])
 
     return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(row) for row in rows)])
 
 
 def metrics_json(dataset: Dataset, evaluations: Sequence[Evaluation]) -> dict[str, Any]:
-    """Ours at top level (pages, f1, precision, recall, pages_per_second, peak_memory_mb, ...), peers under `peers`."""
+    """Ours at top level (pages, f1, precision, recall, pages_per_second, peak_memory_mb...), peers below."""
     ours, *peers = evaluations
     return {
         **_fields(ours),
@@ -150,10 +154,15 @@ def _fields(evaluation: Evaluation) -> dict[str, Any]:
         fields["per_type"] = {kind: _summary_fields(s) for kind, s in evaluation.per_type.items()}
     if evaluation.snippets is not None:
         fields["snippets"] = {
-            "with_found": evaluation.snippets.with_share,
-            "without_absent": evaluation.snippets.without_share,
+            "with_found": _rounded(evaluation.snippets.with_share),
+            "without_absent": _rounded(evaluation.snippets.without_share),
         }
     return fields
+
+
+def _rounded(share: float | None) -> float | None:
+    """A share rounded like the F1 fields, None kept (nothing to count)."""
+    return None if share is None else round(share, 6)
 
 
 def _summary_fields(summary: Summary) -> dict[str, Any]:

@@ -10,6 +10,7 @@ allocations and slow lxml down. Where the reset is not possible (non-Linux), the
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import resource
@@ -63,17 +64,17 @@ def run_extractor(extractor: Extractor, pages: Sequence[Page]) -> Run:
         finally:
             seconds += time.perf_counter() - started
     peak_kb = peak()
-    return Run(extractor.name, predictions, failures, seconds, max(0, peak_kb - baseline_kb) / 1024, peak_kb / 1024)
+    added_mb = max(0, peak_kb - baseline_kb) / 1024
+    return Run(extractor.name, predictions, failures, seconds, added_mb, peak_kb / 1024)
 
 
 def _release_free_memory() -> None:
     """Collect garbage and hand free heap pages back to the OS (glibc), so the previous extractor's freed
     memory does not sit in the RSS baseline and hide this extractor's growth."""
     gc.collect()
-    try:
+    # Not glibc: the baseline keeps freed memory, so growth is under-reported.
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass  # not glibc: the baseline keeps freed memory, growth is under-reported
 
 
 def _start_peak_tracking() -> tuple[int, Callable[[], int]]:
@@ -105,4 +106,3 @@ def _maxrss_kib() -> int:
     """ru_maxrss in KiB (Linux reports KiB, macOS bytes)."""
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return maxrss // 1024 if sys.platform == "darwin" else maxrss
-

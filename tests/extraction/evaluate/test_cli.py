@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,9 +22,9 @@ def run_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, check=False)
 
 
-def assert_sane(metrics: dict[str, object], pages: int) -> None:
+def assert_sane(metrics: dict[str, Any], pages: int) -> None:
     """The required fields exist, scores are in [0, 1] and costs are non-negative."""
-    assert REQUIRED <= metrics.keys()
+    assert metrics.keys() >= REQUIRED
     assert metrics["pages"] == pages
     for key in ("f1", "precision", "recall"):
         assert isinstance(metrics[key], float) and 0.0 <= metrics[key] <= 1.0

@@ -29,7 +29,8 @@ def make_dataset(aeb: Path, target: Path, gzipped: bool) -> list[str]:
 
 def add_annotations(target: Path, ids: list[str]) -> None:
     """Add meta.json (two page types), snippets.json and a quality flag on the last page."""
-    meta = {page_id: {"site": "example", "page_type": "article" if i else "listing"} for i, page_id in enumerate(ids)}
+    types = ["listing", "article", "article"]
+    meta = {page_id: {"site": "example", "page_type": kind} for page_id, kind in zip(ids, types, strict=True)}
     (target / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
     snippets = {ids[0]: {"with": ["a"], "without": ["Subscribe"]}}
     (target / "snippets.json").write_text(json.dumps(snippets), encoding="utf-8")
@@ -71,5 +72,5 @@ def test_missing_page_file_is_a_dataset_error(aeb_dir: Path, tmp_path: Path) -> 
 
 
 def test_missing_ground_truth_is_a_dataset_error(tmp_path: Path) -> None:
-    with pytest.raises(DatasetError, match="ground-truth.json"):
+    with pytest.raises(DatasetError, match=r"ground-truth\.json"):
         load_dataset(tmp_path)
