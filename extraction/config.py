@@ -37,6 +37,8 @@ class ExtractionConfig:
     ancestor_decay: float = 0.5
     ancestor_levels: int = 3
     class_hint_weight: float = 0.3
+    widen_good_ratio: float = 0.5
+    widen_min_gain: float = 0.2
 
     # Output.
     include_tables: bool = True

@@ -82,8 +82,10 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
         node_id: score * max(hints[node_id], 1.0) * context[node_id] * (1.0 - _link_density(page.nodes[node_id]))
         for node_id, score in scores.items()
     }
-    root = max(final, key=final.__getitem__)
-    members = _qualified_siblings(page, root, final, config)
+    best = max(final, key=final.__getitem__)
+    root = _widen(page, best, context, config)
+    members = _qualified_siblings(page, root, final, final[best] * config.sibling_score_ratio, config)
+    members |= _records_like(page, best, final)
     return ContentArea(root, members, _inside(page.nodes, members))
 
 
@@ -130,12 +132,13 @@ def _node_scores(page: Page, config: ExtractionConfig, context: list[float]) -> 
     return scores
 
 
-def _qualified_siblings(page: Page, root: int, final: dict[int, float], config: ExtractionConfig) -> frozenset[int]:
+def _qualified_siblings(
+    page: Page, root: int, final: dict[int, float], threshold: float, config: ExtractionConfig
+) -> frozenset[int]:
     nodes = page.nodes
     parent = nodes[root].parent
     if parent < 0:
         return frozenset({root})
-    threshold = final[root] * config.sibling_score_ratio
     members = {root}
     for node_id in range(parent + 1, len(nodes)):
         node = nodes[node_id]
@@ -144,6 +147,46 @@ def _qualified_siblings(page: Page, root: int, final: dict[int, float], config: 
         if final.get(node_id, 0.0) >= threshold and _link_density(node) < config.max_link_density / 2:
             members.add(node_id)
     return frozenset(members)
+
+
+def _widen(page: Page, root: int, context: list[float], config: ExtractionConfig) -> int:
+    """Climb from the best node while each parent adds mostly good text (service and landing pages).
+
+    An article's container stops the climb at its comments and link lists; a page whose content is
+    spread over many sections (no single dominant node) climbs to the section that holds them all.
+    """
+    good = _good_text(page, context, config)
+    nodes = page.nodes
+    while nodes[root].parent >= 0:
+        parent = nodes[root].parent
+        added_good = good[parent] - good[root]
+        added_all = nodes[parent].text_chars - nodes[root].text_chars
+        if added_all and (
+            added_good < config.widen_good_ratio * added_all or added_good < config.widen_min_gain * good[root]
+        ):
+            break
+        root = parent
+    return root
+
+
+def _good_text(page: Page, context: list[float], config: ExtractionConfig) -> list[float]:
+    good = [0.0] * len(page.nodes)
+    for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
+        features = block.features
+        if features.text_length >= config.short_block_chars and features.nltd <= config.max_link_density:
+            good[node_id] += features.text_length * (1.0 - features.nltd) * context[node_id]
+    # Nodes are numbered in document order, so every child comes after its parent.
+    for node_id in range(len(page.nodes) - 1, 0, -1):
+        parent = page.nodes[node_id].parent
+        if parent >= 0:
+            good[parent] += good[node_id]
+    return good
+
+
+def _records_like(page: Page, root: int, final: dict[int, float]) -> frozenset[int]:
+    # Posts of a thread or items of a listing repeat the best node's template (seed 002's data records).
+    path = page.nodes[root].path
+    return frozenset(node_id for node_id in final if page.nodes[node_id].path == path)
 
 
 def _inherited_penalties(nodes: list[Node], hints: list[float]) -> list[float]:
