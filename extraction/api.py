@@ -27,18 +27,23 @@ def extract(
     """
     config = config or _DEFAULT_CONFIG
     if len(html) > config.max_document_bytes:
-        raise DocumentTooLargeError(f"the document has {len(html)} bytes, over the limit of {config.max_document_bytes}")
+        raise DocumentTooLargeError(
+            f"the document has {len(html)} bytes, over the limit of {config.max_document_bytes}"
+        )
     text, used_encoding = decode_html(html, encoding)
-    root = parse_html(text)
+    root, cut_short = parse_html(text)
     if root is None:
         return ExtractionResult(url, "", [], used_encoding, reason="the document could not be parsed as HTML")
     title = page_title(root)
     body = clean_tree(root)
     if body is None:
-        return ExtractionResult(url, title, [], used_encoding, reason="the document has no body")
+        return ExtractionResult(
+            url, title, [], used_encoding, reason=_join("the document has no body", cut_short)
+        )
     page = segment(body, config)
     if not page.blocks:
-        return ExtractionResult(url, title, [], used_encoding, reason="the page has no visible text")
+        reason = _join("the page has no visible text", cut_short)
+        return ExtractionResult(url, title, [], used_encoding, reason=reason)
     compute_features(page.blocks, config)
     area = locate_content(page, config)
     label_blocks(page, area, title, config)
@@ -47,4 +52,10 @@ def extract(
         result.reason = "no block qualifies as content"
     elif page.truncated:
         result.reason = f"only the first {config.max_blocks} blocks were read"
+    # A parser that stopped early (nesting past its depth limit) lost the rest of the page: say so.
+    result.reason = _join(result.reason, cut_short)
     return result
+
+
+def _join(*reasons: str) -> str:
+    return "; ".join(reason for reason in reasons if reason)

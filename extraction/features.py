@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from extraction.config import ExtractionConfig
@@ -27,6 +28,8 @@ NOISE_WORDS = (
     "faq",
     "careers",
 )
+
+_NOISE_WORD_PATTERN = re.compile("|".join(re.escape(word) for word in NOISE_WORDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +105,7 @@ def content_weight(features: BlockFeatures, text: str, config: ExtractionConfig)
 
 def count_noise_words(text: str) -> int:
     """How many distinct noise words of seed 002 the text contains."""
-    lowered = text.lower()
-    return sum(word in lowered for word in NOISE_WORDS)
+    return len(set(_NOISE_WORD_PATTERN.findall(text.lower())))
 
 
 def _share(part: int, whole: int) -> float:

@@ -20,11 +20,10 @@ _NEGATIVE_NAMES = re.compile(
     r"comment|disqus|sidebar|side-bar|related|recommend|share|sharing|social|share|sponsor|promo"
     r"|advert|\bads?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|\bnav\b|subscribe"
     r"|newsletter|signup|cookie|gdpr|popup|modal|byline|author-?bio|tags?\b|taglist|meta-?data|more-?stories"
-    r"|read-?more|outbrain|taboola|toolbar|skip",
-    re.IGNORECASE,
+    r"|read-?more|outbrain|taboola|toolbar|skip"
 )
 _POSITIVE_NAMES = re.compile(
-    r"article|content|entry|hentry|main|post|story|text|body|blog|prose|markdown|rich-?text", re.IGNORECASE
+    r"article|content|entry|hentry|main|post|story|text|body|blog|prose|markdown|rich-?text"
 )
 _NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
 _POSITIVE_TAGS = frozenset({"article", "main"})
@@ -39,6 +38,7 @@ class ContentArea:
     root: int
     members: frozenset[int]
     inside: list[bool]
+    hints: list[float]
 
 
 def node_hint(node: Node, config: ExtractionConfig) -> float:
@@ -54,6 +54,19 @@ def node_hint(node: Node, config: ExtractionConfig) -> float:
     if positive and not negative:
         return 1.0 + config.class_hint_weight
     return 1.0
+
+
+def page_hints(nodes: list[Node], config: ExtractionConfig) -> list[float]:
+    """`node_hint` of every node; pages repeat a few tag and class combinations, so each is matched once."""
+    cache: dict[tuple[str, str], float] = {}
+    hints = []
+    for node in nodes:
+        key = (node.tag, node.names)
+        hint = cache.get(key)
+        if hint is None:
+            hint = cache[key] = node_hint(node, config)
+        hints.append(hint)
+    return hints
 
 
 def block_vote(block: Block, config: ExtractionConfig) -> float:
@@ -73,7 +86,7 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
     Blocks under a template-named container (comments, sidebar) vote with the weight of that context,
     so they win only when they clearly outweigh everything else (a forum thread, a comment-only page).
     """
-    hints = [node_hint(node, config) for node in page.nodes]
+    hints = page_hints(page.nodes, config)
     context = _inherited_penalties(page.nodes, hints)
     scores = _node_scores(page, config, context)
     if not scores:
@@ -86,29 +99,28 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
     root = _widen(page, best, context, config)
     members = _qualified_siblings(page, root, final, final[best] * config.sibling_score_ratio, config)
     members |= _records_like(page, best, final)
-    return ContentArea(root, members, _inside(page.nodes, members))
+    return ContentArea(root, members, _inside(page.nodes, members), hints)
 
 
 def label_blocks(page: Page, area: ContentArea | None, title: str, config: ExtractionConfig) -> None:
     """Label each block content or noise with a score and a reason a person can read."""
-    hints = [node_hint(node, config) for node in page.nodes]
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         block.score = block.features.content_weight
         if area is None or not area.inside[node_id]:
             block.label, block.reason = Label.NOISE, "outside the content area"
             continue
-        block.label, block.reason = _label_inside(block, node_id, page, area, hints, title, config)
+        block.label, block.reason = _label_inside(block, node_id, page, area, title, config)
 
 
 def _label_inside(
-    block: Block, node_id: int, page: Page, area: ContentArea, hints: list[float], title: str, config: ExtractionConfig
+    block: Block, node_id: int, page: Page, area: ContentArea, title: str, config: ExtractionConfig
 ) -> tuple[Label, str]:
     features = block.features
     if block.kind is BlockKind.HEADING and title and _same_text(block.text, title) and block.tag == "h1":
         return Label.NOISE, "the page title"
     if features.nltd > config.max_link_density and block.kind is not BlockKind.HEADING:
         return Label.NOISE, f"link-text density {features.nltd:.2f}"
-    template = _template_ancestor(page.nodes, node_id, area, hints)
+    template = _template_ancestor(page.nodes, node_id, area)
     if template is not None:
         return Label.NOISE, f"inside {page.nodes[template].tag}.{page.nodes[template].names[:40]}"
     return Label.CONTENT, "in the content area"
@@ -205,10 +217,10 @@ def _inside(nodes: list[Node], members: frozenset[int]) -> list[bool]:
     return inside
 
 
-def _template_ancestor(nodes: list[Node], node_id: int, area: ContentArea, hints: list[float]) -> int | None:
+def _template_ancestor(nodes: list[Node], node_id: int, area: ContentArea) -> int | None:
     current = node_id
     while current >= 0 and current not in area.members:
-        if hints[current] < 1.0:
+        if area.hints[current] < 1.0:
             return current
         current = nodes[current].parent
     return None
