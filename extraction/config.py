@@ -39,6 +39,7 @@ class ExtractionConfig:
     class_hint_weight: float = 0.3
     widen_good_ratio: float = 0.5
     widen_min_gain: float = 0.2
+    spread_share: float = 0.3
 
     # Output.
     include_tables: bool = True

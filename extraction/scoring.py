@@ -96,7 +96,10 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
         for node_id, score in scores.items()
     }
     best = max(final, key=final.__getitem__)
-    root = _widen(page, best, context, config)
+    good = _good_text(page, context, config)
+    root = _widen(page, best, good, config)
+    if good[root] < config.spread_share * good[0]:
+        root = _main_or_body(page, root)
     members = _qualified_siblings(page, root, final, final[best] * config.sibling_score_ratio, config)
     members |= _records_like(page, best, final)
     return ContentArea(root, members, _inside(page.nodes, members), hints)
@@ -161,13 +164,20 @@ def _qualified_siblings(
     return frozenset(members)
 
 
-def _widen(page: Page, root: int, context: list[float], config: ExtractionConfig) -> int:
+def _main_or_body(page: Page, root: int) -> int:
+    """The `<main>` element holding `root`, else the body: where a page's spread-out content lives."""
+    current = root
+    while current > 0 and page.nodes[current].tag != "main":
+        current = page.nodes[current].parent
+    return max(current, 0)
+
+
+def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig) -> int:
     """Climb from the best node while each parent adds mostly good text (service and landing pages).
 
     An article's container stops the climb at its comments and link lists; a page whose content is
     spread over many sections (no single dominant node) climbs to the section that holds them all.
     """
-    good = _good_text(page, context, config)
     nodes = page.nodes
     while nodes[root].parent >= 0:
         parent = nodes[root].parent
