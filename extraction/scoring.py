@@ -20,7 +20,7 @@ _NEGATIVE_NAMES = re.compile(
     r"comment|disqus|sidebar|side-bar|related|recommend|share|sharing|social|share|sponsor|promo"
     r"|advert|\bads?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|\bnav\b|subscribe"
     r"|newsletter|signup|cookie|gdpr|popup|modal|byline|author-?bio|tags?\b|taglist|meta-?data|more-?stories"
-    r"|read-?more|outbrain|taboola|toolbar|skip"
+    r"|read-?more|outbrain|taboola|toolbar|skip|sr-only|screen-reader|visually-?hidden"
 )
 _POSITIVE_NAMES = re.compile(
     r"article|content|entry|hentry|main|post|story|text|body|blog|prose|markdown|rich-?text"
@@ -107,12 +107,18 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
 
 def label_blocks(page: Page, area: ContentArea | None, title: str, config: ExtractionConfig) -> None:
     """Label each block content or noise with a score and a reason a person can read."""
+    seen: dict[str, int] = {}
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         block.score = block.features.content_weight
         if area is None or not area.inside[node_id]:
             block.label, block.reason = Label.NOISE, "outside the content area"
             continue
         block.label, block.reason = _label_inside(block, node_id, page, area, title, config)
+        if block.label is Label.CONTENT and len(block.text) >= config.duplicate_min_chars:
+            # Responsive layouts repeat a text for each screen size; a reader sees it once.
+            first = seen.setdefault(block.text, block.position)
+            if first != block.position:
+                block.label, block.reason = Label.NOISE, f"repeats block {first}"
 
 
 def _label_inside(
