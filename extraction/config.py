@@ -31,6 +31,8 @@ class ExtractionConfig:
 
     # Block qualification (seed 001 steps 3 to 5).
     max_link_density: float = 0.5
+    max_prose_link_density: float = 0.75
+    long_block_chars: int = 100
     short_block_chars: int = 40
     min_content_chars: int = 10
     sibling_score_ratio: float = 0.2
@@ -43,5 +45,4 @@ class ExtractionConfig:
     duplicate_min_chars: int = 60
 
     # Output.
-    include_tables: bool = True
-    include_code: bool = True
+    include_captions: bool = False

@@ -39,6 +39,7 @@ class ContentArea:
     members: frozenset[int]
     inside: list[bool]
     hints: list[float]
+    good: list[float]
 
 
 def node_hint(node: Node, config: ExtractionConfig) -> float:
@@ -102,12 +103,12 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
         root = _main_or_body(page, root)
     members = _qualified_siblings(page, root, final, final[best] * config.sibling_score_ratio, config)
     members |= _records_like(page, best, final)
-    return ContentArea(root, members, _inside(page.nodes, members), hints)
+    return ContentArea(root, members, _inside(page.nodes, members), hints, good)
 
 
 def label_blocks(page: Page, area: ContentArea | None, title: str, config: ExtractionConfig) -> None:
     """Label each block content or noise with a score and a reason a person can read."""
-    seen: dict[str, int] = {}
+    first_seen: dict[str, Block] = {}
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         block.score = block.features.content_weight
         if area is None or not area.inside[node_id]:
@@ -115,10 +116,11 @@ def label_blocks(page: Page, area: ContentArea | None, title: str, config: Extra
             continue
         block.label, block.reason = _label_inside(block, node_id, page, area, title, config)
         if block.label is Label.CONTENT and len(block.text) >= config.duplicate_min_chars:
-            # Responsive layouts repeat a text for each screen size; a reader sees it once.
-            first = seen.setdefault(block.text, block.position)
-            if first != block.position:
-                block.label, block.reason = Label.NOISE, f"repeats block {first}"
+            first = first_seen.setdefault(block.text, block)
+            # Responsive layouts repeat a text in another container per screen size; an article that
+            # repeats itself does so in the same container, and the reader sees both.
+            if first is not block and first.path != block.path:
+                block.label, block.reason = Label.NOISE, f"repeats block {first.position}"
 
 
 def _label_inside(
@@ -127,12 +129,22 @@ def _label_inside(
     features = block.features
     if block.kind is BlockKind.HEADING and title and _same_text(block.text, title) and block.tag == "h1":
         return Label.NOISE, "the page title"
-    if features.nltd > config.max_link_density and block.kind is not BlockKind.HEADING:
+    if block.kind is BlockKind.CAPTION and not config.include_captions:
+        return Label.NOISE, "a figure caption"
+    if _link_dominated(block, config):
         return Label.NOISE, f"link-text density {features.nltd:.2f}"
     template = _template_ancestor(page.nodes, node_id, area)
     if template is not None:
         return Label.NOISE, f"inside {page.nodes[template].tag}.{page.nodes[template].names[:40]}"
     return Label.CONTENT, "in the content area"
+
+
+def _link_dominated(block: Block, config: ExtractionConfig) -> bool:
+    # A long sentence may link half its words and still be prose; a short one is a menu entry.
+    features = block.features
+    if block.kind is BlockKind.HEADING or features.nltd <= config.max_link_density:
+        return False
+    return features.text_length < config.long_block_chars or features.nltd > config.max_prose_link_density
 
 
 def _node_scores(page: Page, config: ExtractionConfig, context: list[float]) -> dict[int, float]:
@@ -236,7 +248,8 @@ def _inside(nodes: list[Node], members: frozenset[int]) -> list[bool]:
 def _template_ancestor(nodes: list[Node], node_id: int, area: ContentArea) -> int | None:
     current = node_id
     while current >= 0 and current not in area.members:
-        if area.hints[current] < 1.0:
+        # A template name on a node that holds most of the area's text is a layout wrapper's name.
+        if area.hints[current] < 1.0 and area.good[current] < 0.5 * area.good[area.root]:
             return current
         current = nodes[current].parent
     return None
