@@ -225,8 +225,8 @@ def _good_text(page: Page, context: list[float], config: ExtractionConfig) -> li
 
 def _records_like(page: Page, root: int, final: dict[int, float]) -> frozenset[int]:
     # Posts of a thread or items of a listing repeat the best node's template (seed 002's data records).
-    path = page.nodes[root].path
-    return frozenset(node_id for node_id in final if page.nodes[node_id].path == path)
+    path = page.path(root)
+    return frozenset(node_id for node_id in final if page.path(node_id) == path)
 
 
 def _inherited_penalties(nodes: list[Node], hints: list[float]) -> list[float]:

@@ -51,7 +51,7 @@ class Node:
     tag: str
     parent: int
     depth: int
-    path: str
+    step: str
     names: str
     text_chars: int = 0
     link_chars: int = 0
@@ -65,6 +65,16 @@ class Page:
     block_nodes: list[int] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
     truncated: bool = False
+    _paths: dict[int, str] = field(default_factory=dict)
+
+    def path(self, node_id: int) -> str:
+        """The node's root-to-node path of tags with their id and classes (digits folded to 0)."""
+        path = self._paths.get(node_id)
+        if path is None:
+            node = self.nodes[node_id]
+            path = f"{self.path(node.parent)}/{node.step}" if node.parent >= 0 else node.step
+            self._paths[node_id] = path
+        return path
 
 
 @dataclass(slots=True)
@@ -131,21 +141,25 @@ class _Walker:
     def push(self, element: etree._Element, tag: str) -> None:
         parent = self.stack[-1] if self.stack else -1
         names = f"{element.get('id', '')} {element.get('class', '')}".strip()
-        segment = tag + ("." + _DIGITS.sub("0", ".".join(names.split())) if names else "")
-        path = f"{self.page.nodes[parent].path}/{segment}" if parent >= 0 else segment
+        step = tag + ("." + _DIGITS.sub("0", ".".join(names.split())) if names else "")
         self.stack.append(len(self.page.nodes))
-        self.page.nodes.append(Node(tag, parent, len(self.stack), path, names.lower()))
+        self.page.nodes.append(Node(tag, parent, len(self.stack), step, names.lower()))
 
     def add_text(self, text: str | None) -> None:
         if not text or self.skip_depth:
             return
-        self.buffer.parts.append(text)
+        parts = self.buffer.parts
+        if not parts and not self.pre_depth and text.isspace():
+            return
+        parts.append(text)
         if self.link_depth:
             self.buffer.link_chars += len(text.strip())
 
     def flush(self) -> None:
         buffer = self.buffer
-        text = _render("".join(buffer.parts), preformatted=self.pre_depth > 0) if buffer.parts else ""
+        if not buffer.parts:
+            return
+        text = _render("".join(buffer.parts), preformatted=self.pre_depth > 0)
         if not text:
             # Images and form fields standing alone between blocks count towards the next block.
             buffer.parts.clear()
@@ -181,9 +195,7 @@ class _Walker:
         features = BlockFeatures(depth=node.depth, form_count=int(in_form), form_size=len(text) * in_form)
         _count_into(features, text, buffer)
         kind = _KINDS.get(node.tag, BlockKind.TEXT)
-        path = node.path
-        if node.tag in _CELLS:
-            path = self.page.nodes[node.parent].path if node.parent >= 0 else path
+        path = self.page.path(node.parent if node.tag in _CELLS and node.parent >= 0 else node_id)
         block = Block(len(self.page.blocks), path, node.tag, kind, text, features)
         self.page.blocks.append(block)
         self.page.block_nodes.append(node_id)
@@ -193,17 +205,16 @@ def segment(body: etree._Element, config: ExtractionConfig) -> Page:
     """Split the cleaned body into blocks and block-level nodes, counting raw features on the way."""
     walker = _Walker(config)
     etree.strip_tags(body, *_FORMATTING_TAGS)
+    start, end, add_text = walker.start, walker.end, walker.add_text
     for event, element in etree.iterwalk(body, events=("start", "end")):
         tag = element.tag
         if not isinstance(tag, str):
             if event == "end":
-                walker.add_text(element.tail)
-            continue
-        tag = tag.lower()
-        if event == "start":
-            walker.start(element, tag)
+                add_text(element.tail)
+        elif event == "start":
+            start(element, tag)
         else:
-            walker.end(element, tag)
+            end(element, tag)
     walker.flush()
     return walker.page
 
