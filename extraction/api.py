@@ -8,6 +8,7 @@ from extraction.dom import clean_tree, page_title, parse_html
 from extraction.errors import DocumentTooLargeError
 from extraction.features import compute_features
 from extraction.result import ExtractionResult
+from extraction.revise import join_neighbours
 from extraction.scoring import label_blocks, locate_content
 from extraction.segment import segment
 
@@ -46,12 +47,17 @@ def extract(
         return ExtractionResult(url, title, [], used_encoding, reason=reason)
     compute_features(page.blocks, config)
     area = locate_content(page, config)
+    if area is not None:
+        join_neighbours(page, area, config)
     label_blocks(page, area, title, config)
     result = ExtractionResult(url, title, page.blocks, used_encoding)
     if area is None:
         result.reason = "no block qualifies as content"
     elif page.truncated:
         result.reason = f"only the first {config.max_blocks} blocks were read"
+    elif not result.content_blocks:
+        # A content area was found but every block in it was set aside (the page title, link lists).
+        result.reason = "no block of the content area was kept"
     # A parser that stopped early (nesting past its depth limit) lost the rest of the page: say so.
     result.reason = _join(result.reason, cut_short)
     return result

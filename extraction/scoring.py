@@ -9,7 +9,7 @@ content unless it is link-dominated or sits in a sub-container named like a temp
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from extraction.config import ExtractionConfig
 from extraction.features import PageTotals
@@ -33,13 +33,14 @@ _LISTISH = frozenset({BlockKind.LIST_ITEM, BlockKind.TABLE_ROW})
 
 @dataclass(slots=True)
 class ContentArea:
-    """The chosen content node, the siblings that joined it, and the nodes inside them."""
+    """The optimal content node, the nodes that joined it, and the per-node evidence behind them."""
 
+    best: int
     root: int
-    members: frozenset[int]
-    inside: list[bool]
+    scores: dict[int, float]
     hints: list[float]
     good: list[float]
+    members: set[int] = field(default_factory=set)
 
 
 def node_hint(node: Node, config: ExtractionConfig) -> float:
@@ -82,7 +83,7 @@ def block_vote(block: Block, config: ExtractionConfig) -> float:
 
 
 def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
-    """Pick the optimal content node and its qualified siblings; None when no block qualifies.
+    """Pick the optimal content node (seed 001, steps 3 and 4); None when no block qualifies.
 
     Blocks under a template-named container (comments, sidebar) vote with the weight of that context,
     so they win only when they clearly outweigh everything else (a forum thread, a comment-only page).
@@ -93,7 +94,7 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
     if not scores:
         return None
     final = {
-        node_id: score * max(hints[node_id], 1.0) * context[node_id] * (1.0 - _link_density(page.nodes[node_id]))
+        node_id: score * max(hints[node_id], 1.0) * context[node_id] * (1.0 - link_density(page.nodes[node_id]))
         for node_id, score in scores.items()
     }
     best = max(final, key=final.__getitem__)
@@ -101,17 +102,16 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
     root = _widen(page, best, good, config)
     if good[root] < config.spread_share * good[0]:
         root = _main_or_body(page, root)
-    members = _qualified_siblings(page, root, final, final[best] * config.sibling_score_ratio, config)
-    members |= _records_like(page, best, final)
-    return ContentArea(root, members, _inside(page.nodes, members), hints, good)
+    return ContentArea(best, root, final, hints, good, {root})
 
 
 def label_blocks(page: Page, area: ContentArea | None, title: str, config: ExtractionConfig) -> None:
     """Label each block content or noise with a score and a reason a person can read."""
     first_seen: dict[str, Block] = {}
+    inside = _inside(page.nodes, area.members) if area else [False] * len(page.nodes)
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         block.score = block.features.content_weight
-        if area is None or not area.inside[node_id]:
+        if area is None or not inside[node_id]:
             block.label, block.reason = Label.NOISE, "outside the content area"
             continue
         block.label, block.reason = _label_inside(block, node_id, page, area, title, config)
@@ -165,23 +165,6 @@ def _node_scores(page: Page, config: ExtractionConfig, context: list[float]) -> 
     return scores
 
 
-def _qualified_siblings(
-    page: Page, root: int, final: dict[int, float], threshold: float, config: ExtractionConfig
-) -> frozenset[int]:
-    nodes = page.nodes
-    parent = nodes[root].parent
-    if parent < 0:
-        return frozenset({root})
-    members = {root}
-    for node_id in range(parent + 1, len(nodes)):
-        node = nodes[node_id]
-        if node.parent != parent or node_id == root:
-            continue
-        if final.get(node_id, 0.0) >= threshold and _link_density(node) < config.max_link_density / 2:
-            members.add(node_id)
-    return frozenset(members)
-
-
 def _main_or_body(page: Page, root: int) -> int:
     """The `<main>` element holding `root`, else the body: where a page's spread-out content lives."""
     current = root
@@ -223,12 +206,6 @@ def _good_text(page: Page, context: list[float], config: ExtractionConfig) -> li
     return good
 
 
-def _records_like(page: Page, root: int, final: dict[int, float]) -> frozenset[int]:
-    # Posts of a thread or items of a listing repeat the best node's template (seed 002's data records).
-    path = page.path(root)
-    return frozenset(node_id for node_id in final if page.path(node_id) == path)
-
-
 def _inherited_penalties(nodes: list[Node], hints: list[float]) -> list[float]:
     # A template name (comments, sidebar) taints everything below it; a content name only its own node.
     context = [1.0] * len(nodes)
@@ -238,7 +215,7 @@ def _inherited_penalties(nodes: list[Node], hints: list[float]) -> list[float]:
     return context
 
 
-def _inside(nodes: list[Node], members: frozenset[int]) -> list[bool]:
+def _inside(nodes: list[Node], members: set[int]) -> list[bool]:
     inside = [False] * len(nodes)
     for node_id, node in enumerate(nodes):
         inside[node_id] = node_id in members or (node.parent >= 0 and inside[node.parent])
@@ -255,7 +232,8 @@ def _template_ancestor(nodes: list[Node], node_id: int, area: ContentArea) -> in
     return None
 
 
-def _link_density(node: Node) -> float:
+def link_density(node: Node) -> float:
+    """Share of a node's text that is anchor text."""
     return min(node.link_chars / node.text_chars, 1.0) if node.text_chars else 0.0
 
 
