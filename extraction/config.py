@@ -42,6 +42,7 @@ class ExtractionConfig:
     widen_good_ratio: float = 0.5
     widen_min_gain: float = 0.2
     spread_share: float = 0.3
+    hub_max_prose_chars: int = 600
     duplicate_min_chars: int = 60
 
     # Output.

@@ -40,6 +40,7 @@ class ContentArea:
     scores: dict[int, float]
     hints: list[float]
     good: list[float]
+    hub: bool = False
     members: set[int] = field(default_factory=set)
 
 
@@ -71,10 +72,17 @@ def page_hints(nodes: list[Node], config: ExtractionConfig) -> list[float]:
     return hints
 
 
-def block_vote(block: Block, config: ExtractionConfig) -> float:
-    """How strongly a block says 'my ancestors hold the content' (readability-style, seed 002 densities)."""
+def block_vote(block: Block, config: ExtractionConfig, hub: bool = False) -> float:
+    """How strongly a block says 'my ancestors hold the content' (readability-style, seed 002 densities).
+
+    On a hub page (a listing with next to no prose) the entries are links, so links vote too.
+    """
     features = block.features
-    if features.text_length < config.short_block_chars or features.nltd > config.max_link_density:
+    if features.text_length < config.short_block_chars:
+        return 0.0
+    if hub:
+        return 1.0 + min(features.text_length / 100, 3.0)
+    if features.nltd > config.max_link_density:
         return 0.0
     vote = 1.0 + min(features.text_length / 100, 3.0) + min(features.punctuation_count, 10) * 0.5
     if block.kind in _LISTISH:
@@ -90,19 +98,20 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
     """
     hints = page_hints(page.nodes, config)
     context = _inherited_penalties(page.nodes, hints)
-    scores = _node_scores(page, config, context)
+    good = _good_text(page, context, config)
+    hub = good[0] < config.hub_max_prose_chars
+    scores = _node_scores(page, config, context, hub)
     if not scores:
         return None
     final = {
-        node_id: score * max(hints[node_id], 1.0) * context[node_id] * (1.0 - link_density(page.nodes[node_id]))
+        node_id: score * max(hints[node_id], 1.0) * context[node_id] * (hub or 1.0 - link_density(page.nodes[node_id]))
         for node_id, score in scores.items()
     }
     best = max(final, key=final.__getitem__)
-    good = _good_text(page, context, config)
     root = _widen(page, best, good, config)
     if good[root] < config.spread_share * good[0]:
         root = _main_or_body(page, root)
-    return ContentArea(best, root, final, hints, good, {root})
+    return ContentArea(best, root, final, hints, good, hub, {root})
 
 
 def label_blocks(page: Page, area: ContentArea | None, title: str, config: ExtractionConfig) -> None:
@@ -131,7 +140,7 @@ def _label_inside(
         return Label.NOISE, "the page title"
     if block.kind is BlockKind.CAPTION and not config.include_captions:
         return Label.NOISE, "a figure caption"
-    if _link_dominated(block, config):
+    if not area.hub and _link_dominated(block, config):
         return Label.NOISE, f"link-text density {features.nltd:.2f}"
     template = _template_ancestor(page.nodes, node_id, area)
     if template is not None:
@@ -147,11 +156,11 @@ def _link_dominated(block: Block, config: ExtractionConfig) -> bool:
     return features.text_length < config.long_block_chars or features.nltd > config.max_prose_link_density
 
 
-def _node_scores(page: Page, config: ExtractionConfig, context: list[float]) -> dict[int, float]:
+def _node_scores(page: Page, config: ExtractionConfig, context: list[float], hub: bool) -> dict[int, float]:
     scores: dict[int, float] = {}
     nodes = page.nodes
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
-        vote = block_vote(block, config) * context[node_id]
+        vote = block_vote(block, config, hub) * context[node_id]
         if vote <= 0.0:
             continue
         current = node_id if nodes[node_id].tag in _CONTAINER_TAGS else nodes[node_id].parent
