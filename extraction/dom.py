@@ -26,12 +26,24 @@ _REMOVED_TAGS = (
     "meta",
     "base",
     "dialog",
+    # Never rendered, wherever it is (UA stylesheet: display none); libxml2 moves a <title> that follows
+    # stray text into the body, where it would otherwise read as a line of the page. The page title is
+    # read before cleaning.
+    "title",
+)
+# React's streaming server rendering sends finished parts of the page as `<div hidden id="S:n">` and a
+# script moves them into place on load: their text is the page a reader sees, so `hidden` does not count.
+_STREAMED_SEGMENT = (
+    "starts-with(@id, 'S:') and string-length(@id) > 2"
+    " and translate(substring(@id, 3), '0123456789', '') = ''"
 )
 _HIDDEN = etree.XPath(
-    "//*[@hidden or @aria-hidden='true' or @type='hidden'"
+    f"//*[(@hidden and not({_STREAMED_SEGMENT})) or @aria-hidden='true' or @type='hidden'"
     " or contains(translate(@style, 'DISPLAYNONE ', 'displaynone'), 'display:none')"
     " or contains(translate(@style, 'VISIBLITYHDN ', 'visiblityhdn'), 'visibility:hidden')]"
 )
+# Hidden elements are renamed to this tag, then stripped with the removed tags.
+_HIDDEN_MARK = "cleancrawl-hidden"
 _TITLE = etree.XPath("string(//head/title | //title)")
 _OG_TITLE = etree.XPath("string(//meta[@property='og:title']/@content)")
 _BODY = etree.XPath("//body")
@@ -80,10 +92,13 @@ def page_title(root: etree._Element) -> str:
 
 def clean_tree(root: etree._Element) -> etree._Element | None:
     """Remove non-content and hidden elements in place; return the body, or None if there is none."""
-    etree.strip_elements(root, *_REMOVED_TAGS, with_tail=False)
     for element in _elements(_HIDDEN(root)):
         if element.getparent() is not None:
-            _drop_keep_tail(element)
+            element.tag = _HIDDEN_MARK
+    # One pass in C that keeps each removed element's tail text. Setting .text/.tail from Python instead
+    # raised ValueError when the text held a control character the HTML parser had let through, and
+    # dropped whitespace-only tails, gluing the words on either side of a hidden element together.
+    etree.strip_elements(root, *_REMOVED_TAGS, _HIDDEN_MARK, with_tail=False)
     bodies = _elements(_BODY(root))
     return bodies[0] if bodies else root
 
@@ -93,17 +108,3 @@ def _elements(result: object) -> list[etree._Element]:
     if not isinstance(result, list):
         return []
     return [item for item in result if isinstance(item, etree._Element)]
-
-
-def _drop_keep_tail(element: etree._Element) -> None:
-    parent = element.getparent()
-    if parent is None:
-        return
-    tail = element.tail
-    if tail and tail.strip():
-        previous = element.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-    parent.remove(element)

@@ -30,3 +30,12 @@ def aeb_dir(shared_dir: Path) -> Path:
 @pytest.fixture(scope="session")
 def wcxb_dir(shared_dir: Path) -> Path:
     return _existing(shared_dir / "datasets" / "wcxb-dev")
+
+
+FIXTURES_DIR = REPO_ROOT / "tests" / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir() -> Path:
+    """The small trimmed real pages of tests/fixtures (always present: they are part of the repository)."""
+    return FIXTURES_DIR

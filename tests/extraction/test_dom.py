@@ -1,0 +1,170 @@
+"""dom: parsing (with libxml2's limits), removal of scripts, styles and hidden elements, the page title."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from extraction.dom import clean_tree, page_title, parse_html
+from tests.extraction.pages import DOCS, FIXTURE_NAMES, FORUM, NEWS, fixture_text
+
+
+def cleaned(html: str) -> etree._Element:
+    root = parse_html(html).root
+    assert root is not None
+    body = clean_tree(root)
+    assert body is not None
+    return body
+
+
+def text_of(element: etree._Element) -> str:
+    """The element's text, one space between pieces (so adjacent blocks stay apart), whitespace folded."""
+    return " ".join(" ".join(str(piece) for piece in element.itertext()).split())
+
+
+def visible(html: str) -> str:
+    """The text left after cleaning `html`."""
+    return text_of(cleaned(html))
+
+
+def test_fixtures_parse_whole() -> None:
+    for name in FIXTURE_NAMES:
+        parsed = parse_html(fixture_text(name))
+        assert parsed.root is not None and parsed.root.tag == "html", name
+        assert parsed.cut_short == "", name
+
+
+def test_scripts_and_styles_are_removed_from_real_pages() -> None:
+    for name in (NEWS, DOCS, FORUM):
+        html = fixture_text(name)
+        assert "<script" in html, name  # the fixtures keep some real inline scripts
+        body = cleaned(html)
+        root = body.getroottree().getroot()
+        assert root.xpath("//script | //style | //head") == [], name
+        text = text_of(body)
+        for code in ("trimmed for the test fixture", "vbmenu_register", "function(", "window.__NUXT__"):
+            assert code not in text, (name, code)
+
+
+def test_hidden_elements_are_removed_from_real_pages() -> None:
+    forum = visible(fixture_text(FORUM))
+    assert "View Public Profile" not in forum  # vBulletin pop-up menus, style="display: none"
+    assert "Go to Page..." not in forum
+    assert "Hi to all," in forum
+    docs = visible(fixture_text(DOCS))
+    assert "Opens in new window." not in docs  # <div hidden>
+    assert "Tutorial: Get started with Go" in docs
+
+
+def test_every_kind_of_hidden_element_goes() -> None:
+    html = (
+        "<body><p>kept</p><p hidden>attr</p><p aria-hidden='true'>aria</p>"
+        "<p style='DISPLAY : none'>display</p><p style='color:red; visibility:hidden'>visibility</p>"
+        "<p aria-hidden='false'>not hidden</p><p style='display:block'>block</p></body>"
+    )
+    assert visible(html) == "kept not hidden block"
+
+
+def test_tail_of_a_removed_hidden_element_is_kept() -> None:
+    assert visible("<body><p>before <span hidden>secret</span> after</p></body>") == "before after"
+    # With a previous sibling the tail moves onto that sibling's tail, keeping the order.
+    body = cleaned("<body><p><b>bold</b> one <span style='display:none'>x</span> two <i>three</i></p></body>")
+    assert text_of(body) == "bold one two three"
+
+
+def test_nested_hidden_elements_do_not_break_removal() -> None:
+    html = "<body><div hidden>outer <p hidden>inner</p> tail-in</div> tail-out<p>last</p></body>"
+    assert visible(html) == "tail-out last"
+
+
+def test_title_from_title_element_with_whitespace_folded() -> None:
+    root = parse_html(fixture_text(NEWS)).root
+    assert root is not None
+    assert page_title(root) == "Home Depot sales miss, shares plunge | Fox Business"
+    spaced = parse_html("<title>\n  A   spaced\ttitle </title><p>x</p>").root
+    assert spaced is not None
+    assert page_title(spaced) == "A spaced title"
+
+
+def test_title_falls_back_to_og_title() -> None:
+    html = fixture_text(NEWS)
+    without_title = html.replace("<title>Home Depot sales miss, shares plunge | Fox Business</title>", "")
+    assert without_title != html
+    root = parse_html(without_title).root
+    assert root is not None
+    assert page_title(root) == "Home Depot sales miss, shares plunge"
+
+
+def test_no_title_gives_empty_string() -> None:
+    root = parse_html("<p>no title here</p>").root
+    assert root is not None
+    assert page_title(root) == ""
+
+
+def test_clean_tree_returns_the_body() -> None:
+    body = cleaned(fixture_text(DOCS))
+    assert body.tag == "body"
+    assert body.get("class") == "Site"
+
+
+def test_nothing_to_parse_gives_no_root() -> None:
+    assert parse_html("<!-- only a comment -->").root is None
+
+
+def test_nesting_past_libxml2_default_depth_is_kept() -> None:
+    # libxml2 stops at 256 levels unless told otherwise; everything after was silently lost.
+    html = "<body>" + "<div>" * 1000 + "deep text" + "</div>" * 1000 + "<p>after the nest</p></body>"
+    parsed = parse_html(html)
+    assert parsed.cut_short == ""
+    assert parsed.root is not None
+    assert text_of(parsed.root) == "deep text after the nest"
+
+
+def test_nesting_past_the_hard_limit_is_reported() -> None:
+    html = "<body><p>before the nest</p>" + "<div>" * 5000 + "too deep" + "</div>" * 5000 + "</body>"
+    parsed = parse_html(html)
+    assert parsed.root is not None
+    assert "nest deeper" in parsed.cut_short
+    assert "before the nest" in text_of(parsed.root)
+
+
+def test_text_node_over_ten_megabytes_is_kept() -> None:
+    # libxml2's default limit for one text node is 10 MB; past it the parser stopped and kept nothing.
+    words = "word " * 2_200_000
+    parsed = parse_html(f"<body><p>{words}</p><p>end</p></body>")
+    assert parsed.cut_short == ""
+    assert parsed.root is not None
+    paragraphs = parsed.root.findall(".//p")
+    assert len(paragraphs) == 2
+    assert len(paragraphs[0].text or "") == len(words)
+
+
+def test_title_moved_into_the_body_is_not_page_text() -> None:
+    # Text before <title> makes libxml2 open the body, so the <title> lands in it; browsers never show it.
+    root = parse_html("stray text<title>Moved title</title><p>body text</p>").root
+    assert root is not None
+    assert page_title(root) == "Moved title"  # still the page title
+    body = clean_tree(root)
+    assert body is not None
+    assert text_of(body) == "stray text body text"
+
+
+def test_react_streamed_segments_are_not_hidden() -> None:
+    # React streaming SSR: finished parts arrive as <div hidden id="S:n"> and a script swaps them in.
+    html = (
+        "<body><main><template id='B:0'></template><p>Loading...</p></main>"
+        "<div hidden id='S:0'><article><p>The streamed article text.</p></article></div>"
+        "<div hidden id='S:'>not a segment</div><div hidden id='S:1x'>nor this</div>"
+        "<div hidden id='xS:2'>nor that</div><div hidden>plain hidden</div></body>"
+    )
+    assert visible(html) == "Loading... The streamed article text."
+
+
+def test_removing_a_hidden_element_next_to_control_characters() -> None:
+    # The HTML parser lets control characters through; moving such a tail from Python raised ValueError.
+    body = cleaned("<body><p>a\x01b<i hidden>y</i>\x02 c<span style='display:none'>z</span>\x0b d</p></body>")
+    assert text_of(body) == "a\x01b\x02 c d"  # \x0b is whitespace, folded
+
+
+def test_whitespace_tail_of_a_hidden_element_keeps_words_apart() -> None:
+    body = cleaned("<body><p>word<span hidden>x</span> <b>next</b></p></body>")
+    assert "".join(str(piece) for piece in body.itertext()) == "word next"

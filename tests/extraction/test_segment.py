@@ -1,0 +1,155 @@
+"""segment: the one-pass walk that cuts a cleaned page into ordered blocks with their kinds and raw counts."""
+
+from __future__ import annotations
+
+from extraction import BlockKind, ExtractionConfig
+from tests.extraction.pages import DOCS, FORUM, FORUM_ARCH, NEWS, find_block, fixture_text, segment_html
+
+HELLO_GO = 'package main\n\nimport "fmt"\n\nfunc main() {\n    fmt.Println("Hello, World!")\n}'
+
+
+def test_blocks_come_in_document_order() -> None:
+    page = segment_html(fixture_text(DOCS))
+    assert [block.position for block in page.blocks] == list(range(len(page.blocks)))
+    order = [
+        "Skip to Main Content",
+        "Tutorial: Get started with Go",
+        "In this tutorial, you'll get a brief introduction",
+        "Prerequisites¶",
+        "Open a command prompt and cd to your home directory.",
+        "On Linux or Mac:",
+        "On Windows:",
+        HELLO_GO,
+        "Write more code¶",
+        "Copyright",
+        "go.dev uses cookies",
+    ]
+    positions = [find_block(page.blocks, snippet).position for snippet in order]
+    assert positions == sorted(positions)
+    assert len(set(positions)) == len(positions)
+
+
+def test_block_kinds_on_a_documentation_page() -> None:
+    blocks = segment_html(fixture_text(DOCS)).blocks
+    expected = {
+        "Prerequisites¶": (BlockKind.HEADING, "h2"),
+        "Install Go (if you haven't already).": (BlockKind.LIST_ITEM, "li"),
+        "Open a command prompt and cd to your home directory.": (BlockKind.LIST_ITEM, "li"),
+        "On Linux or Mac:": (BlockKind.PARAGRAPH, "p"),
+        "cd %HOMEPATH%": (BlockKind.CODE, "pre"),
+        "Table of Contents": (BlockKind.TABLE_ROW, "th"),
+        "Just use the Download and install steps.": (BlockKind.PARAGRAPH, "p"),
+    }
+    for snippet, (kind, tag) in expected.items():
+        block = find_block(blocks, snippet, exact=True)
+        assert (block.kind, block.tag) == (kind, tag), snippet
+    # The breadcrumb's last item and the <h1> have the same text; only the <h1> is a heading.
+    same = [(block.kind, block.tag) for block in blocks if block.text == "Tutorial: Get started with Go"]
+    assert same == [(BlockKind.LIST_ITEM, "li"), (BlockKind.HEADING, "h1")]
+
+
+def test_text_directly_in_a_div_is_a_text_block() -> None:
+    block = find_block(segment_html(fixture_text(FORUM)).blocks, "Hi to all,")
+    assert (block.kind, block.tag) == (BlockKind.TEXT, "div")
+
+
+def test_table_row_cells_join_into_one_block() -> None:
+    blocks = segment_html(fixture_text(NEWS)).blocks
+    rows = [block for block in blocks if block.kind is BlockKind.TABLE_ROW]
+    assert [row.text for row in rows] == [
+        "Ticker | Security | Last | Change | Change %",
+        "HD | THE HOME DEPOT INC. | 225.86 | -12.99 | -5.44%",
+        "LOW | LOWE'S COMPANIES INC. | 113.40 | -1.62 | -1.41%",
+    ]
+    # A row's block sits at the row, not at one of its cells.
+    assert all(row.path.endswith("/tr") for row in rows)
+    # Each row's link ("HD", "LOW") is counted once in the joined block.
+    assert [(row.features.link_count, row.features.link_text_length) for row in rows] == [
+        (0, 0),
+        (1, 2),
+        (1, 3),
+    ]
+
+
+def test_cells_of_different_rows_stay_apart() -> None:
+    blocks = segment_html(
+        "<table><tr><td>a1</td><td>a2</td></tr><tr><td>b1</td><td>b2</td></tr></table>"
+    ).blocks
+    assert [block.text for block in blocks] == ["a1 | a2", "b1 | b2"]
+
+
+def test_br_gives_line_breaks_in_a_real_post() -> None:
+    block = find_block(segment_html(fixture_text(FORUM)).blocks, "Hi to all,")
+    lines = block.text.split("\n")
+    assert lines[0] == "Hi to all,"
+    assert lines[1].startswith("I have tested a Power Color Radeon RX7800XT")
+    assert lines[-1] == "Have somebody had this issue?"
+    assert len(lines) == 6
+    assert all(line == line.strip() and line for line in lines)
+
+
+def test_pre_keeps_newlines_and_indentation() -> None:
+    blocks = segment_html(fixture_text(DOCS)).blocks
+    code = [block.text for block in blocks if block.kind is BlockKind.CODE]
+    assert code == [
+        "cd",
+        "cd %HOMEPATH%",
+        "mkdir hello\ncd hello",
+        HELLO_GO,
+        "$ go run .\nHello, World!",
+        "$ go help",
+    ]
+
+
+def test_pre_with_inline_markup_and_leading_indentation() -> None:
+    html = '<pre>\n    first line\n<span class="k">func</span> main() {\n\t<ins>call()</ins><br>}\n\n</pre>'
+    (block,) = segment_html(html).blocks
+    assert block.kind is BlockKind.CODE
+    assert block.text == "    first line\nfunc main() {\n\tcall()\n}"
+
+
+def test_whitespace_outside_pre_is_folded() -> None:
+    block = find_block(segment_html(fixture_text(DOCS)).blocks, "In this tutorial")
+    assert (
+        block.text
+        == "In this tutorial, you'll get a brief introduction to Go programming. Along the way, you will:"
+    )
+
+
+def test_link_text_is_counted() -> None:
+    blocks = segment_html(fixture_text(NEWS)).blocks
+    paragraph = find_block(blocks, "Dow component Home Depot")
+    # <a>earnings</a> and <a>shares</a>: 8 + 6 characters of link text in two links.
+    assert paragraph.features.link_count == 2
+    assert paragraph.features.link_text_length == 14
+    assert paragraph.features.text_length == len(paragraph.text)
+    promo = find_block(blocks, "GET FOX BUSINESS ON THE GO")
+    assert promo.features.link_text_length == promo.features.text_length == len(promo.text)
+
+
+def test_form_fields_are_counted_but_their_text_is_skipped() -> None:
+    blocks = segment_html(fixture_text(FORUM_ARCH)).blocks
+    assert all("Newbie Corner" not in block.text for block in blocks)  # an <option> of the forum jump
+    jump = find_block(blocks, "Jump to")
+    assert jump.text == "Jump to"
+    assert jump.features.interaction_count > 0
+    assert jump.features.form_count == 1
+
+
+def test_max_blocks_truncates_the_page() -> None:
+    page = segment_html(fixture_text(DOCS), ExtractionConfig(max_blocks=10))
+    assert len(page.blocks) == 10
+    assert page.truncated
+    assert not segment_html(fixture_text(DOCS)).truncated
+
+
+def test_max_block_chars_cuts_long_blocks() -> None:
+    blocks = segment_html(fixture_text(FORUM), ExtractionConfig(max_block_chars=50)).blocks
+    assert max(len(block.text) for block in blocks) == 50
+    assert find_block(blocks, "Hi to all,").text == "Hi to all,\nI have tested a Power Color Radeon RX78"
+
+
+def test_every_block_has_text() -> None:
+    for name in (NEWS, DOCS, FORUM, FORUM_ARCH):
+        for block in segment_html(fixture_text(name)).blocks:
+            assert block.text.strip(), (name, block.position)
