@@ -36,7 +36,7 @@ def extract(
     if root is None:
         return ExtractionResult(url, "", [], used_encoding, reason="the document could not be parsed as HTML")
     title = page_title(root)
-    body = clean_tree(root)
+    body = clean_tree(root, config)
     if body is None:
         return ExtractionResult(
             url, title, [], used_encoding, reason=_join("the document has no body", cut_short)
