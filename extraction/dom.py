@@ -107,8 +107,14 @@ def _mark_hidden(root: etree._Element, config: ExtractionConfig) -> None:
     page_text = -1.0
     attributes = _HIDING_ATTRIBUTES(root)
     for value in attributes if isinstance(attributes, list) else ():
-        element = value.getparent() if isinstance(value, etree._ElementUnicodeResult) else None
-        if element is None or element.getparent() is None or not _hides(value.attrname, str(value), element):
+        if not isinstance(value, etree._ElementUnicodeResult):
+            continue
+        element = value.getparent()
+        if (
+            element is None
+            or element.getparent() is None
+            or not _hides(str(value.attrname), str(value), element)
+        ):
             continue
         text = float(_TEXT_LENGTH(element))  # type: ignore[arg-type]
         if text >= config.keep_hidden_min_chars:
@@ -118,7 +124,7 @@ def _mark_hidden(root: etree._Element, config: ExtractionConfig) -> None:
         element.tag = _HIDDEN_MARK
 
 
-def _hides(attribute: str | None, value: str, element: etree._Element) -> bool:
+def _hides(attribute: str, value: str, element: etree._Element) -> bool:
     if attribute == "hidden":
         return not _STREAMED_SEGMENT.fullmatch(element.get("id", ""))
     if attribute == "aria-hidden":

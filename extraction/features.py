@@ -71,8 +71,12 @@ def compute_features(blocks: list[Block], config: ExtractionConfig) -> PageTotal
     for block in blocks:
         features = block.features
         features.position = block.position / count
-        features.nltd = min(features.link_text_length / features.text_length, 1.0) if features.text_length else 1.0
-        features.natd = _share(features.text_length - min(features.link_text_length, features.text_length), totals.non_link_text)
+        features.nltd = (
+            min(features.link_text_length / features.text_length, 1.0) if features.text_length else 1.0
+        )
+        features.natd = _share(
+            features.text_length - min(features.link_text_length, features.text_length), totals.non_link_text
+        )
         features.pmd = _share(features.punctuation_count, totals.punctuation)
         features.noise_score = noise_score(features, totals, config)
         features.content_weight = content_weight(features, block.text, config)

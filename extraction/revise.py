@@ -35,6 +35,34 @@ def qualified_siblings(page: Page, area: ContentArea, config: ExtractionConfig) 
 
 
 def repeated_records(page: Page, area: ContentArea) -> set[int]:
-    """Scored nodes on the same tag-and-class path as the best node: posts of a thread, listing items."""
-    path = page.path(area.best)
-    return {node_id for node_id in area.scores if page.path(node_id) == path}
+    """Scored nodes repeating the best node's template: posts of a thread, items of a listing.
+
+    A node repeats it when both chains from the root have the same steps (tag, id and classes) except at
+    one level at most, where a record's later classes may vary (odd/even rows, a first post) but its tag
+    and first class match and its name is no more template-like. Allowing more would let the columns of
+    a layout grid pass for records.
+    """
+    best_chain = _chain(page, area.best)
+    return {node_id for node_id in area.scores if _repeats(page, area, best_chain, _chain(page, node_id))}
+
+
+def _chain(page: Page, node_id: int) -> list[int]:
+    chain = []
+    while node_id >= 0:
+        chain.append(node_id)
+        node_id = page.nodes[node_id].parent
+    return chain
+
+
+def _repeats(page: Page, area: ContentArea, chain: list[int], other: list[int]) -> bool:
+    if len(chain) != len(other):
+        return False
+    differing = 0
+    for mine, theirs in zip(chain, other, strict=True):
+        a, b = page.nodes[mine], page.nodes[theirs]
+        if a.step != b.step:
+            differing += 1
+            # A layout column named like a sidebar shares the grid's first class but not the record's role.
+            if differing > 1 or a.record != b.record or area.hints[theirs] < area.hints[mine]:
+                return False
+    return True

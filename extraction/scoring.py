@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass, field
 
 from extraction.config import ExtractionConfig
-from extraction.features import PageTotals
 from extraction.result import Block, BlockKind, Label
 from extraction.segment import Node, Page
 
@@ -27,7 +26,9 @@ _POSITIVE_NAMES = re.compile(
 )
 _NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
 _POSITIVE_TAGS = frozenset({"article", "main"})
-_CONTAINER_TAGS = frozenset({"div", "section", "article", "main", "td", "body", "center", "blockquote", "form"})
+_CONTAINER_TAGS = frozenset(
+    {"div", "section", "article", "main", "td", "body", "center", "blockquote", "form"}
+)
 _LISTISH = frozenset({BlockKind.LIST_ITEM, BlockKind.TABLE_ROW})
 
 
@@ -50,8 +51,12 @@ def node_hint(node: Node, config: ExtractionConfig) -> float:
     A node named both ways ("widget-post-content", `<header class="post-content">`) stays neutral, as
     readability keeps such nodes among its candidates.
     """
-    negative = node.tag in _NEGATIVE_TAGS or (bool(node.names) and _NEGATIVE_NAMES.search(node.names) is not None)
-    positive = node.tag in _POSITIVE_TAGS or (bool(node.names) and _POSITIVE_NAMES.search(node.names) is not None)
+    negative = node.tag in _NEGATIVE_TAGS or (
+        bool(node.names) and _NEGATIVE_NAMES.search(node.names) is not None
+    )
+    positive = node.tag in _POSITIVE_TAGS or (
+        bool(node.names) and _POSITIVE_NAMES.search(node.names) is not None
+    )
     if negative and not positive:
         return 1.0 - 2 * config.class_hint_weight
     if positive and not negative:
@@ -104,7 +109,10 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
     if not scores:
         return None
     final = {
-        node_id: score * max(hints[node_id], 1.0) * context[node_id] * (hub or 1.0 - link_density(page.nodes[node_id]))
+        node_id: score
+        * max(hints[node_id], 1.0)
+        * context[node_id]
+        * (hub or 1.0 - link_density(page.nodes[node_id]))
         for node_id, score in scores.items()
     }
     best = max(final, key=final.__getitem__)
@@ -194,7 +202,8 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig) -
         added_good = good[parent] - good[root]
         added_all = nodes[parent].text_chars - nodes[root].text_chars
         if added_all and (
-            added_good < config.widen_good_ratio * added_all or added_good < config.widen_min_gain * good[root]
+            added_good < config.widen_good_ratio * added_all
+            or added_good < config.widen_min_gain * good[root]
         ):
             break
         root = parent

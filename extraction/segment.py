@@ -18,9 +18,56 @@ from extraction.config import ExtractionConfig
 from extraction.result import Block, BlockFeatures, BlockKind
 
 BLOCK_TAGS = frozenset(
-    "address article aside blockquote body center dd details dir div dl dt fieldset figcaption figure"
-    " footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html legend li main menu nav ol p pre"
-    " section summary table tbody thead tfoot tr td th caption ul noframes".split()
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "center",
+        "dd",
+        "details",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "legend",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "thead",
+        "tfoot",
+        "tr",
+        "td",
+        "th",
+        "caption",
+        "ul",
+        "noframes",
+    ]
 )
 _KINDS = {
     **dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), BlockKind.HEADING),
@@ -32,12 +79,39 @@ _KINDS = {
     "p": BlockKind.PARAGRAPH,
 }
 _CELLS = frozenset({"td", "th"})
+_CAPTIONS = frozenset({"figcaption", "caption"})
 _INTERACTIVE = frozenset({"input", "select", "textarea", "button", "option", "optgroup"})
 _STRIP_PUNCTUATION = str.maketrans("", "", ".,;:!?\u3002\uff0c\u3001\uff01\uff1f")
 # Inline formatting carries no structure; unwrapping it in C first spares the Python walk most elements.
 _FORMATTING_TAGS = (
-    "span", "b", "i", "em", "strong", "u", "s", "small", "big", "font", "mark", "abbr", "cite", "q",
-    "sub", "sup", "time", "var", "kbd", "samp", "code", "tt", "ins", "del", "strike", "label", "nobr", "wbr",
+    "span",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "u",
+    "s",
+    "small",
+    "big",
+    "font",
+    "mark",
+    "abbr",
+    "cite",
+    "q",
+    "sub",
+    "sup",
+    "time",
+    "var",
+    "kbd",
+    "samp",
+    "code",
+    "tt",
+    "ins",
+    "del",
+    "strike",
+    "label",
+    "nobr",
+    "wbr",
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _DIGITS = re.compile(r"\d+")
@@ -53,6 +127,7 @@ class Node:
     depth: int
     step: str
     names: str
+    record: str
     text_chars: int = 0
     link_chars: int = 0
 
@@ -69,12 +144,18 @@ class Page:
 
     def path(self, node_id: int) -> str:
         """The node's root-to-node path of tags with their id and classes (digits folded to 0)."""
-        path = self._paths.get(node_id)
-        if path is None:
-            node = self.nodes[node_id]
-            path = f"{self.path(node.parent)}/{node.step}" if node.parent >= 0 else node.step
-            self._paths[node_id] = path
-        return path
+        missing: list[int] = []
+        current = node_id
+        while current >= 0 and current not in self._paths:
+            missing.append(current)
+            current = self.nodes[current].parent
+        # Iterative, so that a block under thousands of nested elements cannot exhaust the stack.
+        path = self._paths.get(current, "")
+        for missing_id in reversed(missing):
+            step = self.nodes[missing_id].step
+            path = f"{path}/{step}" if path else step
+            self._paths[missing_id] = path
+        return self._paths[node_id]
 
 
 @dataclass(slots=True)
@@ -99,6 +180,7 @@ class _Walker:
         self.skip_depth = 0
         self.pre_depth = 0
         self.form_depth = 0
+        self.caption_depth = 0
 
     def start(self, element: etree._Element, tag: str) -> None:
         if tag in BLOCK_TAGS:
@@ -106,6 +188,7 @@ class _Walker:
             self.push(element, tag)
             self.pre_depth += tag == "pre"
             self.form_depth += tag == "form"
+            self.caption_depth += tag in _CAPTIONS
         elif tag == "a":
             self.link_depth += 1
             self.buffer.links += 1
@@ -125,6 +208,7 @@ class _Walker:
             self._close_node(self.stack.pop())
             self.pre_depth -= tag == "pre"
             self.form_depth -= tag == "form"
+            self.caption_depth -= tag in _CAPTIONS
         elif tag == "a":
             self.link_depth -= 1
         elif tag in _INTERACTIVE:
@@ -140,10 +224,15 @@ class _Walker:
 
     def push(self, element: etree._Element, tag: str) -> None:
         parent = self.stack[-1] if self.stack else -1
-        names = f"{element.get('id', '')} {element.get('class', '')}".strip()
+        classes = element.get("class", "")
+        names = f"{element.get('id', '')} {classes}".strip()
         step = tag + ("." + _DIGITS.sub("0", ".".join(names.split())) if names else "")
+        # Items of a list share their tag and first class; later classes often vary (odd/even, first).
+        record = f"{tag}.{classes.split(None, 1)[0]}" if classes.strip() else tag
         self.stack.append(len(self.page.nodes))
-        self.page.nodes.append(Node(tag, parent, len(self.stack), step, names.lower()))
+        self.page.nodes.append(
+            Node(tag, parent, len(self.stack), step, names.lower(), _DIGITS.sub("0", record))
+        )
 
     def add_text(self, text: str | None) -> None:
         if not text or self.skip_depth:
@@ -194,7 +283,7 @@ class _Walker:
         in_form = self.form_depth > 0
         features = BlockFeatures(depth=node.depth, form_count=int(in_form), form_size=len(text) * in_form)
         _count_into(features, text, buffer)
-        kind = _KINDS.get(node.tag, BlockKind.TEXT)
+        kind = BlockKind.CAPTION if self.caption_depth else _KINDS.get(node.tag, BlockKind.TEXT)
         path = self.page.path(node.parent if node.tag in _CELLS and node.parent >= 0 else node_id)
         block = Block(len(self.page.blocks), path, node.tag, kind, text, features)
         self.page.blocks.append(block)

@@ -120,12 +120,6 @@ def test_text_before_deep_nesting_is_kept() -> None:
     assert "nest deeper than the parser's limit" in result.reason
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RecursionError,
-    reason="segment: Page.path() recurses once per ancestor, so a block under ~1000 nested block-level "
-    "elements exceeds Python's recursion limit (the parser now reads up to 2048 levels)",
-)
 def test_thousand_nested_divs_are_read_whole() -> None:
     html = "<html><body>" + "<div>" * 1000 + f"<p>{LONG_PARAGRAPH}</p>" + "</div>" * 1000 + "</body></html>"
     result = result_of(html)

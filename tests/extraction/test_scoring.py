@@ -130,12 +130,6 @@ def test_every_code_block_of_the_tutorial_is_content() -> None:
     assert all(block.is_content for block in code), [(b.text, b.reason) for b in code if not b.is_content]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="revise.repeated_records: the best node is the reply's div.postmsg and only nodes on the "
-    "identical path join it; the first post's path differs in its class segment "
-    "(div.p0.blockpost.rowodd.firstpost.blockpost0 vs div.p0.blockpost.roweven), so it is left out",
-)
 def test_both_posts_of_the_archlinux_thread_are_content() -> None:
     result = extract_fixture(FORUM_ARCH)
     block = find_block(result.blocks, "According to https://archlinux.org/releng/releases/")
