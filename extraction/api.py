@@ -13,6 +13,7 @@ from extraction.scoring import label_blocks, locate_content
 from extraction.segment import segment
 
 _DEFAULT_CONFIG = ExtractionConfig()
+_UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def extract(
@@ -32,7 +33,8 @@ def extract(
             f"the document has {len(html)} bytes, over the limit of {config.max_document_bytes}"
         )
     text, used_encoding = decode_html(html, encoding)
-    root, cut_short = parse_html(text)
+    utf8_bytes = isinstance(html, bytes) and used_encoding == "utf-8" and not html.startswith(_UTF8_BOM)
+    root, cut_short = parse_html(html if utf8_bytes else text)
     if root is None:
         return ExtractionResult(url, "", [], used_encoding, reason="the document could not be parsed as HTML")
     title = page_title(root)

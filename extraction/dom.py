@@ -56,7 +56,7 @@ class ParsedHtml(NamedTuple):
     cut_short: str = ""
 
 
-def parse_html(text: str) -> ParsedHtml:
+def parse_html(text: str | bytes) -> ParsedHtml:
     """Parse a page into an lxml tree, recovering from malformed markup.
 
     `huge_tree` lifts libxml2's default limits of 256 nested elements and 10 MB per text node: past either,
@@ -64,8 +64,14 @@ def parse_html(text: str) -> ParsedHtml:
     bounded by `ExtractionConfig.max_document_bytes`. Past the remaining depth limit (2048) the parser
     still stops; `cut_short` then says so, so that the result can give a reason.
     """
+    # Bytes are UTF-8 already checked by `decode_html`; libxml2 reads them faster than a Python str.
     parser = etree.HTMLParser(
-        remove_comments=True, remove_pis=True, no_network=True, recover=True, huge_tree=True
+        remove_comments=True,
+        remove_pis=True,
+        no_network=True,
+        recover=True,
+        huge_tree=True,
+        encoding="utf-8" if isinstance(text, bytes) else None,
     )
     try:
         root = etree.fromstring(text, parser)
