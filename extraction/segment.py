@@ -80,6 +80,8 @@ _KINDS = {
 }
 _CELLS = frozenset({"td", "th"})
 _CAPTIONS = frozenset({"figcaption", "caption"})
+# Block tags that change how the text inside them is read: kept verbatim, counted as a form, a caption.
+_MODAL_BLOCKS = frozenset({"pre", "form", *_CAPTIONS})
 _INTERACTIVE = frozenset({"input", "select", "textarea", "button", "option", "optgroup"})
 _STRIP_PUNCTUATION = str.maketrans("", "", ".,;:!?\u3002\uff0c\u3001\uff01\uff1f")
 # Inline formatting carries no structure; unwrapping it in C first spares the Python walk most elements.
@@ -184,11 +186,11 @@ class _Walker:
 
     def start(self, element: etree._Element, tag: str) -> None:
         if tag in BLOCK_TAGS:
-            self.flush()
+            if self.buffer.parts:
+                self.flush()
             self.push(element, tag)
-            self.pre_depth += tag == "pre"
-            self.form_depth += tag == "form"
-            self.caption_depth += tag in _CAPTIONS
+            if tag in _MODAL_BLOCKS:
+                self._enter_mode(tag, 1)
         elif tag == "a":
             self.link_depth += 1
             self.buffer.links += 1
@@ -200,20 +202,32 @@ class _Walker:
         elif tag in _INTERACTIVE:
             self.buffer.interactions += 1
             self.skip_depth += 1
-        self.add_text(element.text)
+        text = element.text
+        if text:
+            self.add_text(text)
 
     def end(self, element: etree._Element, tag: str) -> None:
         if tag in BLOCK_TAGS:
-            self.flush()
+            if self.buffer.parts:
+                self.flush()
             self._close_node(self.stack.pop())
-            self.pre_depth -= tag == "pre"
-            self.form_depth -= tag == "form"
-            self.caption_depth -= tag in _CAPTIONS
+            if tag in _MODAL_BLOCKS:
+                self._enter_mode(tag, -1)
         elif tag == "a":
             self.link_depth -= 1
         elif tag in _INTERACTIVE:
             self.skip_depth -= 1
-        self.add_text(element.tail)
+        tail = element.tail
+        if tail:
+            self.add_text(tail)
+
+    def _enter_mode(self, tag: str, step: int) -> None:
+        if tag == "pre":
+            self.pre_depth += step
+        elif tag == "form":
+            self.form_depth += step
+        else:
+            self.caption_depth += step
 
     def _close_node(self, node_id: int) -> None:
         node = self.page.nodes[node_id]
@@ -230,9 +244,7 @@ class _Walker:
         # Items of a list share their tag and first class; later classes often vary (odd/even, first).
         record = f"{tag}.{classes.split(None, 1)[0]}" if classes.strip() else tag
         self.stack.append(len(self.page.nodes))
-        self.page.nodes.append(
-            Node(tag, parent, len(self.stack), step, names.lower(), _DIGITS.sub("0", record))
-        )
+        self.page.nodes.append(Node(tag, parent, len(self.stack), step, names.lower(), record))
 
     def add_text(self, text: str | None) -> None:
         if not text or self.skip_depth:
