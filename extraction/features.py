@@ -70,30 +70,34 @@ def compute_features(blocks: list[Block], config: ExtractionConfig) -> PageTotal
     count = max(len(blocks), 1)
     for block in blocks:
         features = block.features
+        text_length = features.text_length
         features.position = block.position / count
-        features.nltd = (
-            min(features.link_text_length / features.text_length, 1.0) if features.text_length else 1.0
-        )
-        features.natd = _share(
-            features.text_length - min(features.link_text_length, features.text_length), totals.non_link_text
-        )
-        features.pmd = _share(features.punctuation_count, totals.punctuation)
+        features.nltd = min(features.link_text_length / text_length, 1.0) if text_length else 1.0
+        non_link = text_length - min(features.link_text_length, text_length)
+        features.natd = non_link / totals.non_link_text if totals.non_link_text else 0.0
+        features.pmd = features.punctuation_count / totals.punctuation if totals.punctuation else 0.0
         features.noise_score = noise_score(features, totals, config)
         features.content_weight = content_weight(features, block.text, config)
     return totals
 
 
 def noise_score(features: BlockFeatures, totals: PageTotals, config: ExtractionConfig) -> float:
-    """Seed 002's F = sum of alpha_i f_i over e-mails, link share, hub ratio, images and forms."""
+    """Seed 002's F = sum of alpha_i f_i over e-mails, links, the hub ratio, interaction elements, forms.
+
+    Each f_i is the block's share of the page's count (equation 1); the hub feature is 1 when anchor
+    text dominates the block (rule 2: TextLen / LinkTextLen under the threshold).
+    """
     hub = 1.0 if features.link_text_length and features.nltd > config.max_link_density else 0.0
-    parts = (
-        _share(features.email_count, totals.emails),
-        _share(features.link_count, totals.links),
-        hub,
-        _share(features.interaction_count, totals.interactions),
-        _share(features.form_count, totals.forms),
-    )
-    return config.noise_alpha * sum(parts)
+    shares = hub
+    if totals.emails:
+        shares += features.email_count / totals.emails
+    if totals.links:
+        shares += features.link_count / totals.links
+    if totals.interactions:
+        shares += features.interaction_count / totals.interactions
+    if totals.forms:
+        shares += features.form_count / totals.forms
+    return config.noise_alpha * shares
 
 
 def content_weight(features: BlockFeatures, text: str, config: ExtractionConfig) -> float:
@@ -110,7 +114,3 @@ def content_weight(features: BlockFeatures, text: str, config: ExtractionConfig)
 def count_noise_words(text: str) -> int:
     """How many distinct noise words of seed 002 the text contains."""
     return len(set(_NOISE_WORD_PATTERN.findall(text.lower())))
-
-
-def _share(part: int, whole: int) -> float:
-    return part / whole if whole else 0.0
