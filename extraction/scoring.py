@@ -8,6 +8,7 @@ content unless it is link-dominated or sits in a sub-container named like a temp
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -51,30 +52,25 @@ def node_hint(node: Node, config: ExtractionConfig) -> float:
     A node named both ways ("widget-post-content", `<header class="post-content">`) stays neutral, as
     readability keeps such nodes among its candidates.
     """
-    negative = node.tag in _NEGATIVE_TAGS or (
-        bool(node.names) and _NEGATIVE_NAMES.search(node.names) is not None
-    )
-    positive = node.tag in _POSITIVE_TAGS or (
-        bool(node.names) and _POSITIVE_NAMES.search(node.names) is not None
-    )
+    return _name_hint(node.tag, node.names, config.class_hint_weight)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _name_hint(tag: str, names: str, weight: float) -> float:
+    # Cached across pages: the pages of a site, and sites built on one framework, repeat their names.
+    negative = tag in _NEGATIVE_TAGS or (bool(names) and _NEGATIVE_NAMES.search(names) is not None)
+    positive = tag in _POSITIVE_TAGS or (bool(names) and _POSITIVE_NAMES.search(names) is not None)
     if negative and not positive:
-        return 1.0 - 2 * config.class_hint_weight
+        return 1.0 - 2 * weight
     if positive and not negative:
-        return 1.0 + config.class_hint_weight
+        return 1.0 + weight
     return 1.0
 
 
 def page_hints(nodes: list[Node], config: ExtractionConfig) -> list[float]:
-    """`node_hint` of every node; pages repeat a few tag and class combinations, so each is matched once."""
-    cache: dict[tuple[str, str], float] = {}
-    hints = []
-    for node in nodes:
-        key = (node.tag, node.names)
-        hint = cache.get(key)
-        if hint is None:
-            hint = cache[key] = node_hint(node, config)
-        hints.append(hint)
-    return hints
+    """`node_hint` of every node."""
+    weight = config.class_hint_weight
+    return [_name_hint(node.tag, node.names, weight) for node in nodes]
 
 
 def block_vote(block: Block, config: ExtractionConfig, hub: bool = False) -> float:
