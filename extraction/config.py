@@ -32,16 +32,24 @@ class ExtractionConfig:
     noise_word_count: int = 5
     noise_word_penalty: float = 0.6
 
+    # Block votes for their ancestors (readability's paragraph score: length points, commas).
+    vote_chars_per_point: int = 100
+    vote_max_length_points: float = 3.0
+    vote_max_punctuation: int = 10
+    vote_punctuation: float = 0.5
+    list_vote_factor: float = 0.5
+
     # Block qualification (seed 001 steps 3 to 5).
     max_link_density: float = 0.5
     max_prose_link_density: float = 0.75
     long_block_chars: int = 100
     short_block_chars: int = 40
-    min_content_chars: int = 10
     sibling_score_ratio: float = 0.2
     ancestor_decay: float = 0.5
     ancestor_levels: int = 3
     class_hint_weight: float = 0.3
+    # A template-named node holding this share of the area's good text is a layout wrapper.
+    wrapper_good_share: float = 0.5
     widen_good_ratio: float = 0.5
     widen_min_gain: float = 0.2
     spread_share: float = 0.3

@@ -1,9 +1,12 @@
-"""Locate the content area and label every block (seed 001 steps 3 to 5, seed 002 weights).
+"""Locate the content area and label every block (seed 001 steps 3 and 4, seed 002 weights).
 
 Each qualified block votes for its nearest ancestors (decaying with distance); the node with the best
 vote, discounted by its link-text density and by what its tag, class and id say, is the optimal content
-node. Qualified siblings on the same level join it (seed 001, step 5). Inside that area a block is
-content unless it is link-dominated or sits in a sub-container named like a template part.
+node. From there the area widens while parents add mostly good text, and a page whose prose is spread
+over many sections takes its `<main>` or body; a hub page (a listing with next to no prose) lets its
+link entries vote. `revise` then adds qualified siblings and repeated records (seed 001, step 5).
+Inside the area a block is content unless it is the title, a caption, link-dominated, a responsive
+copy, or sits in a sub-container named like a template part.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from extraction.result import Block, BlockKind, Label
 from extraction.segment import Node, Page
 
 _NEGATIVE_NAMES = re.compile(
-    r"comment|disqus|sidebar|side-bar|related|recommend|share|sharing|social|share|sponsor|promo"
+    r"comment|disqus|sidebar|side-bar|related|recommend|share|sharing|social|sponsor|promo"
     r"|advert|\bads?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|\bnav\b|subscribe"
     r"|newsletter|signup|cookie|gdpr|popup|modal|byline|author-?bio|tags?\b|taglist|meta-?data|more-?stories"
     r"|read-?more|outbrain|taboola|toolbar|skip|sr-only|screen-reader|visually-?hidden"
@@ -81,13 +84,18 @@ def block_vote(block: Block, config: ExtractionConfig, hub: bool = False) -> flo
     features = block.features
     if features.text_length < config.short_block_chars:
         return 0.0
+    length_points = 1.0 + min(
+        features.text_length / config.vote_chars_per_point, config.vote_max_length_points
+    )
     if hub:
-        return 1.0 + min(features.text_length / 100, 3.0)
+        return length_points
     if features.nltd > config.max_link_density:
         return 0.0
-    vote = 1.0 + min(features.text_length / 100, 3.0) + min(features.punctuation_count, 10) * 0.5
+    vote = (
+        length_points + min(features.punctuation_count, config.vote_max_punctuation) * config.vote_punctuation
+    )
     if block.kind in _LISTISH:
-        vote *= 0.5
+        vote *= config.list_vote_factor
     return vote * (1.0 - features.nltd) ** 2
 
 
@@ -105,10 +113,7 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
     if not scores:
         return None
     final = {
-        node_id: score
-        * max(hints[node_id], 1.0)
-        * context[node_id]
-        * (hub or 1.0 - link_density(page.nodes[node_id]))
+        node_id: score * max(hints[node_id], 1.0) * context[node_id] * _link_factor(page.nodes[node_id], hub)
         for node_id, score in scores.items()
     }
     best = max(final, key=final.__getitem__)
@@ -144,12 +149,19 @@ def _label_inside(
         return Label.NOISE, "the page title"
     if block.kind is BlockKind.CAPTION and not config.include_captions:
         return Label.NOISE, "a figure caption"
+    if features.noise_score > config.noise_threshold:
+        return Label.NOISE, f"noise score F={features.noise_score:.2f} over {config.noise_threshold}"
     if not area.hub and _link_dominated(block, config):
         return Label.NOISE, f"link-text density {features.nltd:.2f}"
-    template = _template_ancestor(page.nodes, node_id, area)
+    template = _template_ancestor(page.nodes, node_id, area, config)
     if template is not None:
         return Label.NOISE, f"inside {page.nodes[template].tag}.{page.nodes[template].names[:40]}"
     return Label.CONTENT, "in the content area"
+
+
+def _link_factor(node: Node, hub: bool) -> float:
+    # On a hub page the links are the content, so they do not discount their container.
+    return 1.0 if hub else 1.0 - link_density(node)
 
 
 def _link_dominated(block: Block, config: ExtractionConfig) -> bool:
@@ -236,11 +248,16 @@ def _inside(nodes: list[Node], members: set[int]) -> list[bool]:
     return inside
 
 
-def _template_ancestor(nodes: list[Node], node_id: int, area: ContentArea) -> int | None:
+def _template_ancestor(
+    nodes: list[Node], node_id: int, area: ContentArea, config: ExtractionConfig
+) -> int | None:
     current = node_id
     while current >= 0 and current not in area.members:
         # A template name on a node that holds most of the area's text is a layout wrapper's name.
-        if area.hints[current] < 1.0 and area.good[current] < 0.5 * area.good[area.root]:
+        if (
+            area.hints[current] < 1.0
+            and area.good[current] < config.wrapper_good_share * area.good[area.root]
+        ):
             return current
         current = nodes[current].parent
     return None
