@@ -3,6 +3,7 @@
 from extraction.api import extract
 from extraction.config import ExtractionConfig
 from extraction.errors import DocumentTooLargeError, EmptyDocumentError, ExtractionError, NotHTMLError
+from extraction.hashing import text_hash
 from extraction.result import Block, BlockFeatures, BlockKind, ExtractionResult, Label
 
 __all__ = [
@@ -17,4 +18,5 @@ __all__ = [
     "Label",
     "NotHTMLError",
     "extract",
+    "text_hash",
 ]

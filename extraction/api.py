@@ -7,10 +7,11 @@ from extraction.decode import decode_html
 from extraction.dom import clean_tree, page_title, parse_html
 from extraction.errors import DocumentTooLargeError
 from extraction.features import compute_features
+from extraction.links import base_url, refresh_target, resolve_links
 from extraction.result import ExtractionResult
 from extraction.revise import join_neighbours
 from extraction.scoring import label_blocks, locate_content
-from extraction.segment import segment
+from extraction.segment import Page, segment
 
 _DEFAULT_CONFIG = ExtractionConfig()
 _UTF8_BOM = b"\xef\xbb\xbf"
@@ -37,32 +38,38 @@ def extract(
     root, cut_short = parse_html(html if utf8_bytes else text)
     if root is None:
         return ExtractionResult(url, "", [], used_encoding, reason="the document could not be parsed as HTML")
-    title = page_title(root)
+    result = ExtractionResult(url, page_title(root), [], used_encoding)
+    base = base_url(root, url)
+    result.refresh_url = refresh_target(root, base)
     body = clean_tree(root, config)
     if body is None:
-        return ExtractionResult(
-            url, title, [], used_encoding, reason=_join("the document has no body", cut_short)
-        )
+        result.reason = _join("the document has no body", cut_short)
+        return result
     page = segment(body, config)
+    result.blocks = page.blocks
+    result.links = resolve_links(page.hrefs, base)
+    # A parser that stopped early (nesting past its depth limit) lost the rest of the page: say so.
+    result.reason = _join(_label(page, result.title, config), cut_short)
+    return result
+
+
+def _label(page: Page, title: str, config: ExtractionConfig) -> str:
+    """Score and label the blocks of a segmented page; return why nothing was kept, or ""."""
     if not page.blocks:
-        reason = _join("the page has no visible text", cut_short)
-        return ExtractionResult(url, title, [], used_encoding, reason=reason)
+        return "the page has no visible text"
     compute_features(page.blocks, config)
     area = locate_content(page, config)
     if area is not None:
         join_neighbours(page, area, config)
     label_blocks(page, area, title, config)
-    result = ExtractionResult(url, title, page.blocks, used_encoding)
     if area is None:
-        result.reason = "no block qualifies as content"
-    elif page.truncated:
-        result.reason = f"only the first {config.max_blocks} blocks were read"
-    elif not result.content_blocks:
+        return "no block qualifies as content"
+    if page.truncated:
+        return f"only the first {config.max_blocks} blocks were read"
+    if not any(block.is_content for block in page.blocks):
         # A content area was found but every block in it was set aside (the page title, link lists).
-        result.reason = "no block of the content area was kept"
-    # A parser that stopped early (nesting past its depth limit) lost the rest of the page: say so.
-    result.reason = _join(result.reason, cut_short)
-    return result
+        return "no block of the content area was kept"
+    return ""
 
 
 def _join(*reasons: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from extraction.hashing import text_hash
+
 
 class Label(Enum):
     """Whether a block belongs to the page's informative content."""
@@ -66,6 +68,11 @@ class Block:
     reason: str = ""
 
     @property
+    def hash(self) -> str:
+        """The block's text hash (`extraction.hashing.text_hash`)."""
+        return text_hash(self.text)
+
+    @property
     def is_content(self) -> bool:
         """True when the block is labelled informative."""
         return self.label is Label.CONTENT
@@ -80,6 +87,8 @@ class ExtractionResult:
     blocks: list[Block]
     encoding: str = "utf-8"
     reason: str = ""
+    links: list[str] = field(default_factory=list)
+    refresh_url: str | None = None
 
     @property
     def content_blocks(self) -> list[Block]:

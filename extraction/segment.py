@@ -141,6 +141,7 @@ class Page:
     blocks: list[Block] = field(default_factory=list)
     block_nodes: list[int] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
+    hrefs: list[str] = field(default_factory=list)
     truncated: bool = False
     _paths: dict[int, str] = field(default_factory=dict)
 
@@ -194,6 +195,10 @@ class _Walker:
         elif tag == "a":
             self.link_depth += 1
             self.buffer.links += 1
+            # The crawl follows links from this same walk instead of parsing the page a second time.
+            href = element.get("href")
+            if href:
+                self.page.hrefs.append(href)
         elif tag == "br":
             self.buffer.parts.append(_LINE_BREAK)
         elif tag == "img":

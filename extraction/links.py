@@ -1,0 +1,59 @@
+"""Links of a page for the crawl: hrefs gathered during segmentation, resolved, normalised, deduplicated.
+
+The crawler builds requests from these instead of running a link extractor over the response: the page
+was parsed once already, and normalising here (fragments dropped, scheme and host lower-cased, only
+http and https) lets it skip URLs it has seen before any request object exists.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from lxml import etree
+
+_BASE_HREF = etree.XPath("string(//head/base/@href)")
+_REFRESH = etree.XPath("string(//meta[translate(@http-equiv, 'REFSH', 'refsh')='refresh']/@content)")
+# "5; url=/next", "0;URL='/next'", "0, /next": a delay, a separator, then the target.
+_REFRESH_URL = re.compile(r"""^\s*\d+(?:\.\d*)?\s*[;,]\s*(?:url\s*=\s*)?["']?([^"'\s]+)""", re.IGNORECASE)
+_FOLLOWED_SCHEMES = frozenset({"http", "https"})
+
+
+def base_url(root: etree._Element, url: str | None) -> str | None:
+    """The URL relative links resolve against: `<base href>` when the page sets one, else its own URL."""
+    base = str(_BASE_HREF(root)).strip()
+    if base and url:
+        return urljoin(url, base)
+    return base or url
+
+
+def refresh_target(root: etree._Element, base: str | None) -> str | None:
+    """The target of a `<meta http-equiv="refresh">` redirect, resolved, or None."""
+    match = _REFRESH_URL.match(str(_REFRESH(root)))
+    return normalise_url(match.group(1), base) if match else None
+
+
+def resolve_links(hrefs: list[str], base: str | None) -> list[str]:
+    """Absolute, normalised http(s) URLs of the hrefs, each once, in page order."""
+    seen: dict[str, None] = {}
+    for href in hrefs:
+        url = normalise_url(href, base)
+        if url is not None:
+            seen.setdefault(url)
+    return list(seen)
+
+
+def normalise_url(href: str, base: str | None = None) -> str | None:
+    """Resolve `href` against `base`; lower-case scheme and host, drop the fragment; None if not http(s)."""
+    href = href.strip()
+    if not href or href.startswith("#"):
+        return None
+    try:
+        absolute = urljoin(base, href) if base else href
+        parts = urlsplit(absolute)
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in _FOLLOWED_SCHEMES or not parts.netloc:
+        return None
+    return urlunsplit((scheme, parts.netloc.lower(), parts.path or "/", parts.query, ""))
