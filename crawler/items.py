@@ -1,0 +1,47 @@
+"""Items the `site` spider yields and the pipelines pass along (Scrapy dataclass items via itemadapter).
+
+The contract between the crawl and the pipelines: the spider fills in what the response and `extraction`
+give; `pipelines/cluster.py` sets `site` and `cluster`; `pipelines/noise.py` revises labels and sets
+`content_hash`; `pipelines/store.py` persists the item. No HTML travels past the spider.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(slots=True)
+class BlockRecord:
+    """One block of a page as it is stored: its hash always, its text only when it is content."""
+
+    position: int
+    hash: str
+    label: str
+    reason: str
+    path: str
+    kind: str
+    text: str
+
+
+@dataclass(slots=True)
+class PageItem:
+    """One crawled HTML page after extraction."""
+
+    url: str
+    final_url: str
+    status: int
+    fetched_at: datetime
+    title: str
+    encoding: str
+    raw_html_bytes: int
+    visible_text_bytes: int
+    blocks: list[BlockRecord] = field(default_factory=list)
+    site: str = ""
+    cluster: str = ""
+    content_hash: str = ""
+
+    @property
+    def content_text(self) -> str:
+        """The informative text of the page, blocks in page order, one per line."""
+        return "\n".join(block.text for block in self.blocks if block.label == "content")
