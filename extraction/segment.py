@@ -82,7 +82,8 @@ _CELLS = frozenset({"td", "th"})
 _CAPTIONS = frozenset({"figcaption", "caption"})
 # Block tags that change how the text inside them is read: kept verbatim, counted as a form, a caption.
 _MODAL_BLOCKS = frozenset({"pre", "form", *_CAPTIONS})
-_INTERACTIVE = frozenset({"input", "select", "textarea", "button", "option", "optgroup"})
+_OPTIONS = frozenset({"option", "optgroup"})
+_INTERACTIVE = frozenset({"input", "select", "textarea", "button", *_OPTIONS})
 _STRIP_PUNCTUATION = str.maketrans("", "", ".,;:!?\u3002\uff0c\u3001\uff01\uff1f")
 # Inline formatting carries no structure; unwrapping it in C first spares the Python walk most elements.
 _FORMATTING_TAGS = (
@@ -169,6 +170,7 @@ class _Buffer:
     images: int = 0
     image_size: int = 0
     interactions: int = 0
+    interaction_size: int = 0
 
 
 class _Walker:
@@ -205,7 +207,9 @@ class _Walker:
             self.buffer.images += 1
             self.buffer.image_size += _image_area(element)
         elif tag in _INTERACTIVE:
-            self.buffer.interactions += 1
+            # Seed 002's InteractionNum counts the controls; InteractionSize also counts their options.
+            self.buffer.interactions += tag not in _OPTIONS
+            self.buffer.interaction_size += 1
             self.skip_depth += 1
         text = element.text
         if text:
@@ -243,11 +247,15 @@ class _Walker:
 
     def push(self, element: etree._Element, tag: str) -> None:
         parent = self.stack[-1] if self.stack else -1
-        classes = element.get("class", "")
-        names = f"{element.get('id', '')} {classes}".strip()
-        step = tag + ("." + _DIGITS.sub("0", ".".join(names.split())) if names else "")
-        # Items of a list share their tag and first class; later classes often vary (odd/even, first).
-        record = f"{tag}.{classes.split(None, 1)[0]}" if classes.strip() else tag
+        ident, classes = element.get("id"), element.get("class")
+        step = record = tag
+        names = ""
+        if ident or classes:
+            names = f"{ident or ''} {classes or ''}".strip()
+            step = tag + ("." + _DIGITS.sub("0", ".".join(names.split())) if names else "")
+            # Items of a list share their tag and first class; later classes often vary (odd/even, first).
+            if classes and not classes.isspace():
+                record = f"{tag}.{classes.split(None, 1)[0]}"
         self.stack.append(len(self.page.nodes))
         self.page.nodes.append(Node(tag, parent, len(self.stack), step, names.lower(), record))
 
@@ -328,19 +336,22 @@ def segment(body: etree._Element, config: ExtractionConfig) -> Page:
 def _render(raw: str, preformatted: bool) -> str:
     if preformatted:
         return raw.replace(_LINE_BREAK, "\n").strip("\n").rstrip()
+    if _LINE_BREAK not in raw:
+        return " ".join(raw.split())
     lines = (" ".join(line.split()) for line in raw.split(_LINE_BREAK))
     return "\n".join(line for line in lines if line)
 
 
 def _count_into(features: BlockFeatures, text: str, buffer: _Buffer) -> None:
     features.text_length += len(text)
-    features.word_count += len(text.split())
+    # Rendered text has single spaces between words and newlines between lines (code keeps its own).
+    features.word_count += text.count(" ") + text.count("\n") + 1
     features.link_count += buffer.links
     features.link_text_length += buffer.link_chars
     features.image_count += buffer.images
     features.image_size += buffer.image_size
     features.interaction_count += buffer.interactions
-    features.interaction_size += buffer.interactions
+    features.interaction_size += buffer.interaction_size
     features.punctuation_count += len(text) - len(text.translate(_STRIP_PUNCTUATION))
     if "@" in text:
         features.email_count += len(_EMAIL.findall(text))
