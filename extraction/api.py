@@ -7,7 +7,7 @@ from extraction.decode import decode_html
 from extraction.dom import clean_tree, page_title, parse_html
 from extraction.errors import DocumentTooLargeError
 from extraction.features import compute_features
-from extraction.links import base_url, refresh_target, resolve_links
+from extraction.links import base_url, refresh_target
 from extraction.result import ExtractionResult
 from extraction.revise import join_neighbours
 from extraction.scoring import label_blocks, locate_content
@@ -39,15 +39,15 @@ def extract(
     if root is None:
         return ExtractionResult(url, "", [], used_encoding, reason="the document could not be parsed as HTML")
     result = ExtractionResult(url, page_title(root), [], used_encoding)
-    base = base_url(root, url)
-    result.refresh_url = refresh_target(root, base)
+    result.base_url = base_url(root, url)
+    result.refresh_url = refresh_target(root, result.base_url)
     body = clean_tree(root, config)
     if body is None:
         result.reason = _join("the document has no body", cut_short)
         return result
     page = segment(body, config)
     result.blocks = page.blocks
-    result.links = resolve_links(page.hrefs, base)
+    result.hrefs = page.hrefs
     # A parser that stopped early (nesting past its depth limit) lost the rest of the page: say so.
     result.reason = _join(_label(page, result.title, config), cut_short)
     return result

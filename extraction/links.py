@@ -36,7 +36,8 @@ def refresh_target(root: etree._Element, base: str | None) -> str | None:
 def resolve_links(hrefs: list[str], base: str | None) -> list[str]:
     """Absolute, normalised http(s) URLs of the hrefs, each once, in page order."""
     seen: dict[str, None] = {}
-    for href in hrefs:
+    # Menus repeat the same hrefs on every page; resolve each distinct one once.
+    for href in dict.fromkeys(hrefs):
         url = normalise_url(href, base)
         if url is not None:
             seen.setdefault(url)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from extraction.hashing import text_hash
+from extraction.links import resolve_links
 
 
 class Label(Enum):
@@ -87,8 +88,17 @@ class ExtractionResult:
     blocks: list[Block]
     encoding: str = "utf-8"
     reason: str = ""
-    links: list[str] = field(default_factory=list)
+    hrefs: list[str] = field(default_factory=list)
+    base_url: str | None = None
     refresh_url: str | None = None
+
+    @property
+    def links(self) -> list[str]:
+        """Absolute, normalised http(s) URLs of the page's links, each once, in page order.
+
+        Resolved on demand: extraction alone (an index, an evaluation) does not pay for URL handling.
+        """
+        return resolve_links(self.hrefs, self.base_url)
 
     @property
     def content_blocks(self) -> list[Block]:
