@@ -9,7 +9,7 @@ from extraction.errors import DocumentTooLargeError
 from extraction.features import compute_features
 from extraction.links import base_url, refresh_target
 from extraction.result import ExtractionResult
-from extraction.revise import join_neighbours
+from extraction.revise import drop_stranded_short_blocks, join_neighbours
 from extraction.scoring import label_blocks, locate_content
 from extraction.segment import Page, segment
 
@@ -62,6 +62,7 @@ def _label(page: Page, title: str, config: ExtractionConfig) -> str:
     if area is not None:
         join_neighbours(page, area, config)
     label_blocks(page, area, title, config)
+    drop_stranded_short_blocks(page.blocks, config)
     if area is None:
         return "no block qualifies as content"
     if page.truncated:

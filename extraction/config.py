@@ -55,6 +55,8 @@ class ExtractionConfig:
     spread_share: float = 0.3
     hub_max_prose_chars: int = 600
     duplicate_min_chars: int = 60
+    # Content blocks shorter than this between noise on both sides are chrome (jusText's context step).
+    stranded_max_chars: int = 40
 
     # Output.
     include_captions: bool = False

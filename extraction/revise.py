@@ -9,6 +9,7 @@ that qualify on their own join the area, and so do nodes that repeat the best no
 from __future__ import annotations
 
 from extraction.config import ExtractionConfig
+from extraction.result import Block, Label
 from extraction.scoring import ContentArea, link_density
 from extraction.segment import Page
 
@@ -66,3 +67,38 @@ def _repeats(page: Page, area: ContentArea, chain: list[int], other: list[int]) 
             if differing > 1 or a.record != b.record or area.hints[theirs] < area.hints[mine]:
                 return False
     return True
+
+
+def drop_stranded_short_blocks(blocks: list[Block], config: ExtractionConfig) -> None:
+    """Drop runs of short content blocks whose nearest long neighbours on both sides are noise.
+
+    jusText's context step, on our labels: a price, an "Add to cart" or a date between two noise
+    blocks reads as part of the chrome around it, while a short heading next to article text stays.
+    """
+    index = 0
+    while index < len(blocks):
+        if not _short_content(blocks[index], config):
+            index += 1
+            continue
+        end = index
+        while end < len(blocks) and _short_content(blocks[end], config):
+            end += 1
+        if not _content_near(blocks, index - 1, -1, config) and not _content_near(blocks, end, 1, config):
+            for block in blocks[index:end]:
+                block.label, block.reason = Label.NOISE, "short text between noise blocks"
+        index = end
+
+
+def _short_content(block: Block, config: ExtractionConfig) -> bool:
+    return block.is_content and block.features.text_length < config.stranded_max_chars
+
+
+def _content_near(blocks: list[Block], start: int, step: int, config: ExtractionConfig) -> bool:
+    # The nearest block on that side that is not short noise decides; the page's edge counts as noise.
+    index = start
+    while 0 <= index < len(blocks):
+        block = blocks[index]
+        if block.is_content or block.features.text_length >= config.stranded_max_chars:
+            return block.is_content
+        index += step
+    return False
