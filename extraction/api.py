@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from extraction.config import ExtractionConfig
-from extraction.decode import decode_html
+from extraction.decode import parser_input
 from extraction.dom import clean_tree, page_title, parse_html
 from extraction.errors import DocumentTooLargeError
 from extraction.features import compute_features
@@ -14,7 +14,6 @@ from extraction.scoring import label_blocks, locate_content
 from extraction.segment import Page, segment
 
 _DEFAULT_CONFIG = ExtractionConfig()
-_UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def extract(
@@ -33,9 +32,8 @@ def extract(
         raise DocumentTooLargeError(
             f"the document has {len(html)} bytes, over the limit of {config.max_document_bytes}"
         )
-    text, used_encoding = decode_html(html, encoding)
-    utf8_bytes = isinstance(html, bytes) and used_encoding == "utf-8" and not html.startswith(_UTF8_BOM)
-    root, cut_short = parse_html(html if utf8_bytes else text)
+    document, used_encoding = parser_input(html, encoding)
+    root, cut_short = parse_html(document)
     if root is None:
         return ExtractionResult(url, "", [], used_encoding, reason="the document could not be parsed as HTML")
     result = ExtractionResult(url, page_title(root), [], used_encoding)

@@ -84,7 +84,7 @@ _CAPTIONS = frozenset({"figcaption", "caption"})
 _MODAL_BLOCKS = frozenset({"pre", "form", *_CAPTIONS})
 _OPTIONS = frozenset({"option", "optgroup"})
 _INTERACTIVE = frozenset({"input", "select", "textarea", "button", *_OPTIONS})
-_STRIP_PUNCTUATION = str.maketrans("", "", ".,;:!?\u3002\uff0c\u3001\uff01\uff1f")
+_PUNCTUATION_MARKS = re.compile("[.,;:!?\u3002\uff0c\u3001\uff01\uff1f]")
 # Inline formatting carries no structure; unwrapping it in C first spares the Python walk most elements.
 _FORMATTING_TAGS = (
     "span",
@@ -186,6 +186,7 @@ class _Walker:
         self.pre_depth = 0
         self.form_depth = 0
         self.caption_depth = 0
+        self.descriptions: dict[tuple[str, str | None, str | None], tuple[str, str, str]] = {}
 
     def start(self, element: etree._Element, tag: str) -> None:
         if tag in BLOCK_TAGS:
@@ -247,17 +248,14 @@ class _Walker:
 
     def push(self, element: etree._Element, tag: str) -> None:
         parent = self.stack[-1] if self.stack else -1
-        ident, classes = element.get("id"), element.get("class")
-        step = record = tag
-        names = ""
-        if ident or classes:
-            names = f"{ident or ''} {classes or ''}".strip()
-            step = tag + ("." + _DIGITS.sub("0", ".".join(names.split())) if names else "")
-            # Items of a list share their tag and first class; later classes often vary (odd/even, first).
-            if classes and not classes.isspace():
-                record = f"{tag}.{classes.split(None, 1)[0]}"
+        key = (tag, element.get("id"), element.get("class"))
+        described = self.descriptions.get(key)
+        if described is None:
+            # Menus and lists repeat one tag and class hundreds of times: describe each combination once.
+            described = self.descriptions[key] = _describe(*key)
+        step, names, record = described
         self.stack.append(len(self.page.nodes))
-        self.page.nodes.append(Node(tag, parent, len(self.stack), step, names.lower(), record))
+        self.page.nodes.append(Node(tag, parent, len(self.stack), step, names, record))
 
     def add_text(self, text: str | None) -> None:
         if not text or self.skip_depth:
@@ -333,6 +331,17 @@ def segment(body: etree._Element, config: ExtractionConfig) -> Page:
     return walker.page
 
 
+def _describe(tag: str, ident: str | None, classes: str | None) -> tuple[str, str, str]:
+    """A node's path step (digits folded), its lower-cased names for hints, and its record key."""
+    if not ident and not classes:
+        return tag, "", tag
+    names = f"{ident or ''} {classes or ''}".strip()
+    step = tag + ("." + _DIGITS.sub("0", ".".join(names.split())) if names else "")
+    # Items of a list share their tag and first class; later classes often vary (odd/even, first).
+    record = f"{tag}.{classes.split(None, 1)[0]}" if classes and not classes.isspace() else tag
+    return step, names.lower(), record
+
+
 def _render(raw: str, preformatted: bool) -> str:
     if preformatted:
         return raw.replace(_LINE_BREAK, "\n").strip("\n").rstrip()
@@ -352,7 +361,7 @@ def _count_into(features: BlockFeatures, text: str, buffer: _Buffer) -> None:
     features.image_size += buffer.image_size
     features.interaction_count += buffer.interactions
     features.interaction_size += buffer.interaction_size
-    features.punctuation_count += len(text) - len(text.translate(_STRIP_PUNCTUATION))
+    features.punctuation_count += len(_PUNCTUATION_MARKS.findall(text))
     if "@" in text:
         features.email_count += len(_EMAIL.findall(text))
 
