@@ -1,0 +1,61 @@
+"""The databases the storage tests run against: a fresh SQLite file and a fresh PostgreSQL schema per test.
+
+PostgreSQL is the one on this machine (127.0.0.1:5432, database ``test``). Other test runs share that
+database, so each test gets its own schema (``cc_<random hex>``), named in the URL's search_path so that
+tables, views and ``alembic_version`` all land in it, and dropped afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from uuid import uuid4
+
+import pytest
+from sqlalchemy import create_engine, make_url
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from pipelines.storage import make_engine, migrate, session_factory
+
+POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+START_POSTGRES = (
+    "start it with `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` "
+    "(or `make services`)"
+)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A URL of an empty database: a SQLite file, or a PostgreSQL schema of its own."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.db'}"
+    else:
+        yield from _postgres_schema()
+
+
+@pytest.fixture
+def sessions(database_url: str) -> Iterator[sessionmaker[Session]]:
+    """Sessions on the migrated database of `database_url`."""
+    engine = make_engine(database_url)
+    migrate(engine)
+    yield session_factory(engine)
+    engine.dispose()
+
+
+def _postgres_schema() -> Iterator[str]:
+    schema = f"cc_{uuid4().hex}"
+    admin = create_engine(POSTGRES_URL, connect_args={"connect_timeout": 5})
+    try:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    except OperationalError as error:
+        admin.dispose()
+        pytest.fail(f"PostgreSQL is not reachable at {POSTGRES_URL} ({error.orig}); {START_POSTGRES}")
+    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        admin.dispose()
