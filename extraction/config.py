@@ -31,6 +31,7 @@ class ExtractionConfig:
     content_beta: float = 0.7
     noise_word_count: int = 5
     noise_word_penalty: float = 0.6
+    noise_word_max_chars: int = 400
 
     # Block votes for their ancestors (readability's paragraph score: length points, commas).
     vote_chars_per_point: int = 100

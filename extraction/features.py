@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -104,11 +105,22 @@ def content_weight(features: BlockFeatures, text: str, config: ExtractionConfig)
     """Seed 002's weight (1 - NLTD) + NATD + beta * PMD, minus the penalty for many noise words.
 
     The paper writes NLTD with a plus sign while saying smaller values mean content; we use 1 - NLTD.
+    The noise words mark template windows (a footer, a contact box), which are short: longer blocks are
+    not scanned, nor blocks too short to hold `noise_word_count` of them.
     """
     weight = (1.0 - features.nltd) + features.natd + config.content_beta * features.pmd
-    if count_noise_words(text) >= config.noise_word_count:
+    if (
+        _shortest_text_with(config.noise_word_count) <= features.text_length <= config.noise_word_max_chars
+        and count_noise_words(text) >= config.noise_word_count
+    ):
         weight -= config.noise_word_penalty
     return weight
+
+
+@functools.cache
+def _shortest_text_with(count: int) -> int:
+    lengths = sorted(len(word) for word in NOISE_WORDS)[:count]
+    return sum(lengths) + len(lengths) - 1
 
 
 def count_noise_words(text: str) -> int:

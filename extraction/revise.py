@@ -64,7 +64,7 @@ def _repeats(page: Page, area: ContentArea, chain: list[int], other: list[int]) 
         if a.step != b.step:
             differing += 1
             # A layout column named like a sidebar shares the grid's first class but not the record's role.
-            if differing > 1 or a.record != b.record or area.hints[theirs] < area.hints[mine]:
+            if differing > 1 or a.record != b.record or area.hints.hint(theirs) < area.hints.hint(mine):
                 return False
     return True
 

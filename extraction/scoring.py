@@ -43,7 +43,7 @@ class ContentArea:
     best: int
     root: int
     scores: dict[int, float]
-    hints: list[float]
+    hints: NodeHints
     good: list[float]
     hub: bool = False
     members: set[int] = field(default_factory=set)
@@ -61,8 +61,12 @@ def node_hint(node: Node, config: ExtractionConfig) -> float:
 @functools.lru_cache(maxsize=1 << 16)
 def _name_hint(tag: str, names: str, weight: float) -> float:
     # Cached across pages: the pages of a site, and sites built on one framework, repeat their names.
-    negative = tag in _NEGATIVE_TAGS or (bool(names) and _NEGATIVE_NAMES.search(names) is not None)
-    positive = tag in _POSITIVE_TAGS or (bool(names) and _POSITIVE_NAMES.search(names) is not None)
+    negative = tag in _NEGATIVE_TAGS
+    positive = tag in _POSITIVE_TAGS
+    for token in names.split():
+        token_negative, token_positive = _token_polarity(token)
+        negative |= token_negative
+        positive |= token_positive
     if negative and not positive:
         return 1.0 - 2 * weight
     if positive and not negative:
@@ -70,10 +74,49 @@ def _name_hint(tag: str, names: str, weight: float) -> float:
     return 1.0
 
 
-def page_hints(nodes: list[Node], config: ExtractionConfig) -> list[float]:
-    """`node_hint` of every node."""
-    weight = config.class_hint_weight
-    return [_name_hint(node.tag, node.names, weight) for node in nodes]
+@functools.lru_cache(maxsize=1 << 16)
+def _token_polarity(token: str) -> tuple[bool, bool]:
+    # One class or id at a time: tokens (menu-item, col-md-8, entry-content) recur across sites far more
+    # than whole class lists, so most lookups are cache hits and the regexes see short strings.
+    return _NEGATIVE_NAMES.search(token) is not None, _POSITIVE_NAMES.search(token) is not None
+
+
+class NodeHints:
+    """`node_hint` of each node and the template penalty it inherits, computed only for nodes consulted.
+
+    Most nodes of a page (menu entries, footer links) never vote nor hold good text, so their names are
+    never matched against the hint patterns.
+    """
+
+    __slots__ = ("_contexts", "_hints", "_nodes", "_weight")
+
+    def __init__(self, nodes: list[Node], config: ExtractionConfig) -> None:
+        self._nodes = nodes
+        self._weight = config.class_hint_weight
+        self._hints = [-1.0] * len(nodes)
+        self._contexts = [-1.0] * len(nodes)
+
+    def hint(self, node_id: int) -> float:
+        """The node's own hint (see `node_hint`)."""
+        hint = self._hints[node_id]
+        if hint < 0:
+            node = self._nodes[node_id]
+            hint = self._hints[node_id] = _name_hint(node.tag, node.names, self._weight)
+        return hint
+
+    def context(self, node_id: int) -> float:
+        """The product of the template penalties of the node and its ancestors (content names do not
+        inherit: a `post` wrapper says nothing of the comments inside it)."""
+        chain = []
+        current = node_id
+        while current >= 0 and self._contexts[current] < 0:
+            chain.append(current)
+            current = self._nodes[current].parent
+        inherited = self._contexts[current] if current >= 0 else 1.0
+        for member in reversed(chain):
+            inherited *= min(self.hint(member), 1.0)
+            self._contexts[member] = inherited
+        return self._contexts[node_id]
 
 
 def block_vote(block: Block, config: ExtractionConfig, hub: bool = False) -> float:
@@ -105,15 +148,17 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
     Blocks under a template-named container (comments, sidebar) vote with the weight of that context,
     so they win only when they clearly outweigh everything else (a forum thread, a comment-only page).
     """
-    hints = page_hints(page.nodes, config)
-    context = _inherited_penalties(page.nodes, hints)
-    good = _good_text(page, context, config)
+    hints = NodeHints(page.nodes, config)
+    good = _good_text(page, hints, config)
     hub = good[0] < config.hub_max_prose_chars
-    scores = _node_scores(page, config, context, hub)
+    scores = _node_scores(page, config, hints, hub)
     if not scores:
         return None
     final = {
-        node_id: score * max(hints[node_id], 1.0) * context[node_id] * _link_factor(page.nodes[node_id], hub)
+        node_id: score
+        * max(hints.hint(node_id), 1.0)
+        * hints.context(node_id)
+        * _link_factor(page.nodes[node_id], hub)
         for node_id, score in scores.items()
     }
     best = max(final, key=final.__getitem__)
@@ -172,13 +217,14 @@ def _link_dominated(block: Block, config: ExtractionConfig) -> bool:
     return features.text_length < config.long_block_chars or features.nltd > config.max_prose_link_density
 
 
-def _node_scores(page: Page, config: ExtractionConfig, context: list[float], hub: bool) -> dict[int, float]:
+def _node_scores(page: Page, config: ExtractionConfig, hints: NodeHints, hub: bool) -> dict[int, float]:
     scores: dict[int, float] = {}
     nodes = page.nodes
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
-        vote = block_vote(block, config, hub) * context[node_id]
+        vote = block_vote(block, config, hub)
         if vote <= 0.0:
             continue
+        vote *= hints.context(node_id)
         current = node_id if nodes[node_id].tag in _CONTAINER_TAGS else nodes[node_id].parent
         weight = 1.0
         for _ in range(config.ancestor_levels):
@@ -218,27 +264,18 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig) -
     return root
 
 
-def _good_text(page: Page, context: list[float], config: ExtractionConfig) -> list[float]:
+def _good_text(page: Page, hints: NodeHints, config: ExtractionConfig) -> list[float]:
     good = [0.0] * len(page.nodes)
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         features = block.features
         if features.text_length >= config.short_block_chars and features.nltd <= config.max_link_density:
-            good[node_id] += features.text_length * (1.0 - features.nltd) * context[node_id]
+            good[node_id] += features.text_length * (1.0 - features.nltd) * hints.context(node_id)
     # Nodes are numbered in document order, so every child comes after its parent.
     for node_id in range(len(page.nodes) - 1, 0, -1):
         parent = page.nodes[node_id].parent
         if parent >= 0:
             good[parent] += good[node_id]
     return good
-
-
-def _inherited_penalties(nodes: list[Node], hints: list[float]) -> list[float]:
-    # A template name (comments, sidebar) taints everything below it; a content name only its own node.
-    context = [1.0] * len(nodes)
-    for node_id, node in enumerate(nodes):
-        inherited = context[node.parent] if node.parent >= 0 else 1.0
-        context[node_id] = inherited * min(hints[node_id], 1.0)
-    return context
 
 
 def _inside(nodes: list[Node], members: set[int]) -> list[bool]:
@@ -255,7 +292,7 @@ def _template_ancestor(
     while current >= 0 and current not in area.members:
         # A template name on a node that holds most of the area's text is a layout wrapper's name.
         if (
-            area.hints[current] < 1.0
+            area.hints.hint(current) < 1.0
             and area.good[current] < config.wrapper_good_share * area.good[area.root]
         ):
             return current
