@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 
 from extraction.config import ExtractionConfig
@@ -30,7 +29,6 @@ NOISE_WORDS = (
     "careers",
 )
 
-_NOISE_WORD_PATTERN = re.compile("|".join(re.escape(word) for word in NOISE_WORDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,4 +123,6 @@ def _shortest_text_with(count: int) -> int:
 
 def count_noise_words(text: str) -> int:
     """How many distinct noise words of seed 002 the text contains."""
-    return len(set(_NOISE_WORD_PATTERN.findall(text.lower())))
+    # Substring tests in C beat one regex alternation, which tries every word at every position.
+    lowered = text.lower()
+    return sum(word in lowered for word in NOISE_WORDS)
