@@ -119,6 +119,7 @@ _FORMATTING_TAGS = (
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _DIGITS = re.compile(r"\d+")
 _LINE_BREAK = "\x1e"
+_URL_PREFIXES = ("http://", "https://", "www.")
 
 
 @dataclass(slots=True)
@@ -264,7 +265,8 @@ class _Walker:
         if not parts and not self.pre_depth and text.isspace():
             return
         parts.append(text)
-        if self.link_depth:
+        # An anchor whose text is a bare URL is a reference in prose, not a menu entry.
+        if self.link_depth and not text.lstrip().startswith(_URL_PREFIXES):
             self.buffer.link_chars += len(text.strip())
 
     def flush(self) -> None:
