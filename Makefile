@@ -9,6 +9,8 @@ DATASET ?= $(SHARED)/datasets/aeb
 PEERS ?= trafilatura,readability,justext,resiliparse
 # Extra arguments for `make evaluate`, e.g. ARGS='--json out.json'.
 ARGS ?=
+# Seed URLs of `make crawl`, comma-separated.
+SEEDS ?=
 
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -16,7 +18,7 @@ STAMP := $(VENV)/.installed
 BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTHON_DOCS := /usr/share/doc/python3.11/html
 
-.PHONY: test lint check evaluate bench services docs-data clean distclean
+.PHONY: test lint check evaluate bench crawl bench-crawl services docs-data clean distclean
 
 # The virtualenv: rebuilt only when pyproject.toml is newer than the stamp, so a second run calls no pip.
 # pip is upgraded first: the one bundled with Python 3.11 fails on normalised extras (lxml[html_clean]).
@@ -44,6 +46,15 @@ evaluate: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m extraction.evaluate "$(SHARED)/datasets/aeb" --compare $(PEERS)
 	$(PY) -m extraction.evaluate "$(SHARED)/datasets/wcxb-dev" --compare $(PEERS) --exclude-flagged
+
+# Crawl the seeds' sites into DATABASE_URL (crawler/settings.py), e.g. make crawl SEEDS=http://127.0.0.1:8000/
+crawl: $(STAMP)
+	@test -n "$(SEEDS)" || { echo "usage: make crawl SEEDS=URL[,URL...]" >&2; exit 1; }
+	$(PY) -m scrapy crawl site -a seeds=$(SEEDS)
+
+# The crawl against a plain Scrapy crawl of whizzy and the Python docs: time, memory, storage, F1 and peers.
+bench-crawl: $(STAMP) docs-data
+	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m crawler.benchmark
 
 # Local PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) for the suites that need them. Starts what is
 # stopped when it can; never fails: tests that need a missing service fail loudly on their own.

@@ -36,6 +36,50 @@ RETRY_TIMES = 2
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 
+# The crawl's scope is host *and port* (crawler/scope.py); Scrapy's offsite filter compares host names only.
+DOWNLOADER_MIDDLEWARES = {
+    "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+    "crawler.middlewares.ScopeOffsiteMiddleware": 50,
+}
+
+# Meta refresh is followed by the `site` spider itself: extraction reads the target during the page's one
+# parse (ExtractionResult.refresh_url), so Scrapy's MetaRefreshMiddleware would only parse the page again.
+# HTTP redirects stay with Scrapy's RedirectMiddleware (REDIRECT_MAX_TIMES also caps refresh chains).
+METAREFRESH_ENABLED = False
+
+# --- Pipelines ------------------------------------------------------------------------------------------
+# Segmentation runs in the spider (one parse per page); then template signature, noise, storage.
+ITEM_PIPELINES = {
+    "pipelines.cluster.ClusterPipeline": 300,
+    "pipelines.noise.NoisePipeline": 400,
+    "pipelines.store.StoragePipeline": 800,
+}
+# ClusterPipeline: on/off, and how many block-path levels make a page's template signature.
+CLUSTER_ENABLED = True
+CLUSTER_PATH_DEPTH = 4
+# NoisePipeline: on/off (off, noise blocks keep their text up to storage).
+NOISE_ENABLED = True
+# StoragePipeline: SQLAlchemy URL (sqlite:///PATH or postgresql+psycopg://USER@HOST/DB) and the number of
+# pages written per transaction.
+DATABASE_URL = "sqlite:///cleancrawl.db"
+STORAGE_BATCH_SIZE = 50
+
+# --- Extraction -----------------------------------------------------------------------------------------
+# Any field of extraction/config.py (ExtractionConfig) is a setting EXTRACTION_<FIELD>, e.g.
+# `-s EXTRACTION_MAX_LINK_DENSITY=0.4`; pipelines/config.py converts the values and rejects unknown names.
+# Figure and image captions are not part of the stored text.
+EXTRACTION_INCLUDE_CAPTIONS = False
+
+# --- Progress and stats ---------------------------------------------------------------------------------
+# crawler/extensions.py: a progress line every PROGRESS_INTERVAL_PAGES kept pages (0: off), and the final
+# stats written as JSON to STATS_JSON_PATH when it is set.
+EXTENSIONS = {
+    "crawler.extensions.ProgressLog": 500,
+    "crawler.extensions.StatsJson": 510,
+}
+PROGRESS_INTERVAL_PAGES = 50
+STATS_JSON_PATH = ""
+
 # --- Output ---------------------------------------------------------------------------------------------
 FEED_EXPORT_ENCODING = "utf-8"
 LOG_LEVEL = "INFO"

@@ -30,7 +30,6 @@ NOISE_WORDS = (
 )
 
 
-
 @dataclass(frozen=True, slots=True)
 class PageTotals:
     """Sums over the whole page that seed 002's equation (1) normalises by."""

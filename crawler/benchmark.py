@@ -1,0 +1,323 @@
+"""Crawl benchmark (`make bench-crawl`): cleancrawl against a plain Scrapy crawl of the same local sites.
+
+For each site (whizzy and the Python 3.11 docs, served from disk on 127.0.0.1) this runs, one after the
+other, in subprocesses with the same settings (AutoThrottle off, no delay, 16 requests per host):
+
+- ``plain``: a `CrawlSpider` with a default `LinkExtractor` and no pipelines (`PlainSpider` below, run
+  with ``scrapy runspider``), the baseline a Scrapy user starts from;
+- ``cleancrawl``: the `site` spider with extraction, clustering, noise removal and SQLite storage.
+
+It prints one table: wall time, pages, pages per second and peak memory (max RSS of the crawl process)
+of each crawl; stored bytes against raw HTML and against all visible text (`index_savings`); the F1 of
+the stored clean text (`clean_pages`) against the site's ground truth (GT: the ground-truth pages the
+crawl reached) with the benchmark metric; and, for comparison, trafilatura and readability run
+in-process over the served files of the same pages (their time is extraction alone, no crawl).
+
+Usage: ``python -m crawler.benchmark [--shared DIR] [--sites whizzy,python311] [--peers trafilatura,...]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from scrapy.linkextractors import LinkExtractor
+from scrapy.settings import BaseSettings
+from scrapy.spiders import CrawlSpider, Rule
+
+from extraction.evaluate.metric import Summary, score_page, summarize
+from extraction.evaluate.peers import PeerUnavailableError, load_peer
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
+# Identical for both crawlers: a local server needs no politeness, and the comparison wants equal load.
+CRAWL_SETTINGS = {
+    "AUTOTHROTTLE_ENABLED": "False",
+    "DOWNLOAD_DELAY": "0",
+    "CONCURRENT_REQUESTS_PER_DOMAIN": "16",
+    "LOG_LEVEL": "INFO",
+}
+
+
+class PlainSpider(CrawlSpider):
+    """The baseline: follow every link the default `LinkExtractor` finds on the start URL's host."""
+
+    name = "plain"
+    rules = (Rule(LinkExtractor(), follow=True),)
+
+    def __init__(self, start: str = "", **kwargs: Any) -> None:
+        self.start_urls = [start]
+        self.allowed_domains = [urlsplit(start).hostname or ""]
+        super().__init__(**kwargs)
+
+    @classmethod
+    def update_settings(cls, settings: BaseSettings) -> None:
+        """No item pipelines (it yields no items), and Scrapy's own meta refresh, as a plain crawl has."""
+        super().update_settings(settings)
+        settings.setdict({"ITEM_PIPELINES": {}, "METAREFRESH_ENABLED": True}, priority="spider")
+
+
+@dataclass(slots=True, frozen=True)
+class Site:
+    """A site to crawl: its files, the path the crawl starts from, and its ground truth file."""
+
+    name: str
+    root: Path
+    start: str
+    truth: Path
+
+
+@dataclass(slots=True, frozen=True)
+class TruthPage:
+    """One ground-truth page: its file under the site root, the URL paths that may reach it, its text."""
+
+    file: str
+    paths: tuple[str, ...]
+    text: str
+
+
+@dataclass(slots=True)
+class Figures:
+    """What one run measured: a crawl (subprocess), or a peer extractor over the files (in-process)."""
+
+    name: str
+    pages: int
+    seconds: float
+    max_rss_mb: float | None = None
+    stored_vs_html: float | None = None
+    stored_vs_text: float | None = None
+    f1: Summary | None = None
+
+
+def load_truth(path: Path) -> list[TruthPage]:
+    """The ground truth of a site (sites/README.md): one page per line.
+
+    A page may be crawled under its `url_path` (whizzy links directories: `/2009/05/x/`) or under its
+    file's path (the Python docs link `c-api/index.html`, whose `url_path` is `/c-api/`).
+    """
+    pages = []
+    for line in path.read_text("utf-8").splitlines():
+        record = json.loads(line)
+        paths = (record["url_path"], "/" + record["file"])
+        pages.append(TruthPage(record["file"], paths, record["main_text"]))
+    return pages
+
+
+def stored_text(texts: dict[str, str], base: str, page: TruthPage) -> str | None:
+    """The stored clean text of a ground-truth page (`texts`: URL -> text, from `clean_pages`), or None."""
+    for path in page.paths:
+        text = texts.get(base + path)
+        if text is not None:
+            return text
+    return None
+
+
+def score_stored(texts: dict[str, str], base: str, truth: list[TruthPage]) -> Summary:
+    """The benchmark metric over the ground-truth pages; a page that was not stored counts as empty."""
+    return summarize([score_page(page.text, stored_text(texts, base, page) or "") for page in truth])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print its table."""
+    options = _arguments(argv)
+    wanted = options.sites.split(",")
+    peers = [name for name in options.peers.split(",") if name]
+    rows: list[SiteRow] = []
+    for site in _sites(Path(options.shared)):
+        if site.name not in wanted:
+            continue
+        if not site.root.is_dir() or not site.truth.is_file():
+            print(f"skipping {site.name}: {site.root} or {site.truth} is missing", file=sys.stderr)
+            continue
+        rows.append(bench_site(site, peers))
+    print(render(rows))
+    return 0
+
+
+@dataclass(slots=True)
+class SiteRow:
+    """The figures of one site: both crawls, then the peers on the ground-truth pages the crawl stored."""
+
+    site: Site
+    runs: list[Figures]
+
+
+def bench_site(site: Site, peers: list[str]) -> SiteRow:
+    """Serve the site, crawl it both ways, score the stored text, then the peers on the same pages."""
+    truth = load_truth(site.truth)
+    print(f"{site.name}: crawling", file=sys.stderr)
+    with serve_directory(site.root) as base, tempfile.TemporaryDirectory() as tmp:
+        plain = run_plain(base + site.start, Path(tmp))
+        ours = run_cleancrawl(base + site.start, Path(tmp))
+        texts = _clean_pages(Path(tmp))
+    # Ground-truth pages that no link reaches (4 of the Python docs) cannot be crawled: score the rest.
+    reached = [page for page in truth if stored_text(texts, base, page) is not None]
+    ours.f1 = score_stored(texts, base, reached)
+    print(f"{site.name}: scoring peers on {len(reached)} of {len(truth)} ground-truth pages", file=sys.stderr)
+    runs = [plain, ours]
+    for name in peers:
+        try:
+            runs.append(peer_figures(name, site.root, reached))
+        except PeerUnavailableError as error:
+            print(f"{name} not run: {error}", file=sys.stderr)
+    return SiteRow(site, runs)
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m crawler.benchmark", description=__doc__.splitlines()[0])
+    default_shared = os.environ.get("CLEANCRAWL_SHARED") or str(REPO_ROOT.parent / "shared")
+    parser.add_argument("--shared", default=default_shared, help="the shared data directory (sites/)")
+    parser.add_argument("--sites", default="whizzy,python311", help="comma-separated site names")
+    parser.add_argument("--peers", default="trafilatura,readability", help="peer extractors to score")
+    return parser.parse_args(argv)
+
+
+def _sites(shared: Path) -> list[Site]:
+    truth = shared / "sites" / "ground_truth"
+    return [
+        Site("whizzy", shared / "sites" / "whizzy", "/", truth / "whizzy.jsonl"),
+        Site("python311", PYTHON_DOCS, "/index.html", truth / "python311.jsonl"),
+    ]
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        """No access log on the benchmark's output."""
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # Both crawlers open up to 16 connections at once; the default backlog of 5 could drop some.
+    request_queue_size = 64
+
+
+@contextmanager
+def serve_directory(root: Path) -> Iterator[str]:
+    """Serve `root` on 127.0.0.1 (a free port) from a thread; yields the base URL."""
+    server = _Server(("127.0.0.1", 0), partial(_QuietHandler, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def run_plain(start: str, tmp: Path) -> Figures:
+    """Crawl with `PlainSpider`; its pages are the responses it received, robots.txt aside."""
+    stats_path = tmp / "plain-stats.json"
+    command = ["runspider", str(Path(__file__)), "-a", f"start={start}"]
+    seconds, rss = _run([*command, *_settings(STATS_JSON_PATH=str(stats_path))], tmp / "plain.log")
+    stats = json.loads(stats_path.read_text("utf-8"))
+    pages = int(stats.get("response_received_count", 0)) - int(stats.get("robotstxt/response_count", 0))
+    return Figures("plain Scrapy", pages, seconds, rss)
+
+
+def run_cleancrawl(start: str, tmp: Path) -> Figures:
+    """Crawl with the `site` spider into tmp/cleancrawl.sqlite; read the savings it stored."""
+    stats_path = tmp / "cleancrawl-stats.json"
+    settings = _settings(STATS_JSON_PATH=str(stats_path), DATABASE_URL=f"sqlite:///{_database(tmp)}")
+    seconds, rss = _run(["crawl", "site", "-a", f"seeds={start}", *settings], tmp / "cleancrawl.log")
+    stats = json.loads(stats_path.read_text("utf-8"))
+    figures = Figures("cleancrawl", int(stats.get("cleancrawl/pages_kept", 0)), seconds, rss)
+    with sqlite3.connect(_database(tmp)) as connection:
+        row = connection.execute("SELECT stored_vs_html, stored_vs_text FROM index_savings").fetchone()
+    figures.stored_vs_html, figures.stored_vs_text = row
+    return figures
+
+
+def _database(tmp: Path) -> Path:
+    return tmp / "cleancrawl.sqlite"
+
+
+def _clean_pages(tmp: Path) -> dict[str, str]:
+    with sqlite3.connect(_database(tmp)) as connection:
+        return dict(connection.execute("SELECT url, text FROM clean_pages").fetchall())
+
+
+def _settings(**extra: str) -> list[str]:
+    pairs = {**CRAWL_SETTINGS, **extra}
+    return [arg for name, value in pairs.items() for arg in ("-s", f"{name}={value}")]
+
+
+def _run(scrapy_args: list[str], log_path: Path) -> tuple[float, float]:
+    """Run `python -m scrapy ARGS` from the repository root; wall seconds and the child's peak RSS in MB."""
+    started = time.perf_counter()
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "scrapy", *scrapy_args], cwd=REPO_ROOT, stdout=log, stderr=log
+        )
+        # wait4 on this child gives its own peak RSS (RUSAGE_CHILDREN is the maximum over all children).
+        _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        tail = log_path.read_text("utf-8", errors="replace")[-3000:]
+        raise RuntimeError(f"scrapy {' '.join(scrapy_args[:2])} exited with {process.returncode}:\n{tail}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def peer_figures(name: str, root: Path, truth: list[TruthPage]) -> Figures:
+    """A peer's F1 and speed over the served files of the ground-truth pages, decoded as UTF-8."""
+    peer = load_peer(name)
+    scores = []
+    started = time.perf_counter()
+    for page in truth:
+        html = (root / page.file).read_bytes().decode("utf-8", errors="replace")
+        try:
+            text = peer.run(html, None)
+        except peer.tolerated:
+            text = ""
+        scores.append(score_page(page.text, text))
+    return Figures(name, len(truth), time.perf_counter() - started, f1=summarize(scores))
+
+
+def render(rows: list[SiteRow]) -> str:
+    """The benchmark table: one line per crawl and per peer (peers: extraction alone, in-process)."""
+    header = (
+        f"{'site':<10} {'run':<13} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'peak MB':>8} "
+        f"{'stored/HTML':>11} {'stored/text':>11} {'GT':>4} {'F1':>6} {'P':>6} {'R':>6}"
+    )
+    lines = [header, "-" * len(header)]
+    for row in rows:
+        lines.extend(_line(row.site.name, run) for run in row.runs)
+    return "\n".join(lines)
+
+
+def _line(site: str, run: Figures) -> str:
+    rate = run.pages / run.seconds if run.seconds else 0.0
+    memory = "" if run.max_rss_mb is None else f"{run.max_rss_mb:.0f}"
+    return (
+        f"{site:<10} {run.name:<13} {run.pages:>6} {run.seconds:>7.1f} {rate:>8.1f} {memory:>8} "
+        f"{_ratio(run.stored_vs_html):>11} {_ratio(run.stored_vs_text):>11} {_summary(run.f1)}"
+    )
+
+
+def _ratio(value: float | None) -> str:
+    return "" if value is None else f"{100 * value:.1f}%"
+
+
+def _summary(score: Summary | None) -> str:
+    if score is None:
+        return ""
+    return f"{score.pages:>4} {score.f1:>6.3f} {score.precision:>6.3f} {score.recall:>6.3f}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

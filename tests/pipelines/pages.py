@@ -1,0 +1,34 @@
+"""PageItems built the way the spider builds them, from real pages of the test sites."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scrapy import Request
+from scrapy.http import HtmlResponse
+
+from crawler.items import PageItem
+from crawler.spiders.site import page_item
+from extraction import extract
+
+PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
+WHIZZY_POSTS = (
+    "2014/02/04/raspberry-pi-powered-heating-controller-part-4/index.html",
+    "2009/05/08/absolute-beginners-guide-to-google-maps-javascript/index.html",
+)
+
+
+def item_from_file(path: Path, url: str) -> PageItem:
+    """Extract a served file as the spider would and return its item."""
+    if not path.is_file():
+        pytest.skip(f"{path} is missing")
+    headers = {"Content-Type": "text/html"}
+    response = HtmlResponse(url, body=path.read_bytes(), headers=headers, request=Request(url))
+    return page_item(response, url, extract(response.body, url=url))
+
+
+def whizzy_item(shared_dir: Path, relative: str) -> PageItem:
+    """A whizzy page as served at http://127.0.0.1:8000/<its directory>/."""
+    url = "http://127.0.0.1:8000/" + relative.removesuffix("index.html")
+    return item_from_file(shared_dir / "sites" / "whizzy" / relative, url)
