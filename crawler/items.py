@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from extraction import Block, ExtractionResult
+
 
 @dataclass(slots=True)
 class BlockRecord:
@@ -22,6 +24,19 @@ class BlockRecord:
     path: str
     kind: str
     text: str
+
+    @classmethod
+    def of(cls, block: Block) -> BlockRecord:
+        """The record of an extracted block."""
+        return cls(
+            block.position,
+            block.hash,
+            block.label.value,
+            block.reason,
+            block.path,
+            block.kind.value,
+            block.text,
+        )
 
 
 @dataclass(slots=True)
@@ -40,6 +55,23 @@ class PageItem:
     site: str = ""
     cluster: str = ""
     content_hash: str = ""
+
+    @classmethod
+    def of(
+        cls, result: ExtractionResult, url: str, status: int, raw_html_bytes: int, fetched_at: datetime
+    ) -> PageItem:
+        """The item of one extracted page, identified by `url` (its final URL in a crawl)."""
+        return cls(
+            url=url,
+            final_url=url,
+            status=status,
+            fetched_at=fetched_at,
+            title=result.title,
+            encoding=result.encoding,
+            raw_html_bytes=raw_html_bytes,
+            visible_text_bytes=len(result.visible_text.encode("utf-8")),
+            blocks=[BlockRecord.of(block) for block in result.blocks],
+        )
 
     @property
     def content_text(self) -> str:

@@ -40,7 +40,7 @@ from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
 from crawler import stats
-from crawler.items import BlockRecord, PageItem
+from crawler.items import PageItem
 from crawler.scope import Scope, parse_seeds
 from extraction import (
     DocumentTooLargeError,
@@ -248,31 +248,9 @@ def _non_html_extension(url: str) -> bool:
 
 def page_item(response: Response, final_url: str, result: ExtractionResult) -> PageItem:
     """The item of one extracted page: sizes, title and every block with its hash and label."""
-    blocks = [
-        BlockRecord(
-            position=block.position,
-            hash=block.hash,
-            label=block.label.value,
-            reason=block.reason,
-            path=block.path,
-            kind=block.kind.value,
-            text=block.text,
-        )
-        for block in result.blocks
-    ]
     # The page's identity in the store is its final URL, whichever URL (redirect, meta refresh) reached it
     # first: a page found under several URLs is one row, in this crawl and the next.
-    return PageItem(
-        url=final_url,
-        final_url=final_url,
-        status=response.status,
-        fetched_at=datetime.now(UTC),
-        title=result.title,
-        encoding=result.encoding,
-        raw_html_bytes=len(response.body),
-        visible_text_bytes=len(result.visible_text.encode("utf-8")),
-        blocks=blocks,
-    )
+    return PageItem.of(result, final_url, response.status, len(response.body), datetime.now(UTC))
 
 
 def _extraction_reason(error: ExtractionError) -> str:

@@ -15,32 +15,11 @@ FETCHED_AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
 def to_item(result: ExtractionResult, url: str, raw_html_bytes: int, cluster: str = "template") -> PageItem:
     """A `PageItem` from an extraction result, with the fields the clustering and noise pipelines add."""
-    blocks = [
-        BlockRecord(
-            position=block.position,
-            hash=block.hash,
-            label=block.label.value,
-            reason=block.reason,
-            path=block.path,
-            kind=block.kind.value,
-            text=block.text,
-        )
-        for block in result.blocks
-    ]
-    return PageItem(
-        url=url,
-        final_url=url,
-        status=200,
-        fetched_at=FETCHED_AT,
-        title=result.title,
-        encoding=result.encoding,
-        raw_html_bytes=raw_html_bytes,
-        visible_text_bytes=len(result.visible_text.encode("utf-8")),
-        blocks=blocks,
-        site=urlsplit(url).netloc,
-        cluster=cluster,
-        content_hash=text_hash(result.text),
-    )
+    item = PageItem.of(result, url, 200, raw_html_bytes, FETCHED_AT)
+    item.site = urlsplit(url).netloc
+    item.cluster = cluster
+    item.content_hash = text_hash(result.text)
+    return item
 
 
 def page_item(path: Path, url: str, cluster: str = "template") -> PageItem:
