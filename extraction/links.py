@@ -8,7 +8,7 @@ http and https) lets it skip URLs it has seen before any request object exists.
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -17,6 +17,9 @@ _REFRESH = etree.XPath("string(//meta[translate(@http-equiv, 'REFSH', 'refsh')='
 # "5; url=/next", "0;URL='/next'", "0, /next": a delay, a separator, then the target.
 _REFRESH_URL = re.compile(r"""^\s*\d+(?:\.\d*)?\s*[;,]\s*(?:url\s*=\s*)?["']?([^"'\s]+)""", re.IGNORECASE)
 _FOLLOWED_SCHEMES = frozenset({"http", "https"})
+_ABSOLUTE = ("http://", "https://")
+# scheme, authority, then path and query up to the fragment.
+_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)([^#]*)")
 
 
 def base_url(root: etree._Element, url: str | None) -> str | None:
@@ -45,16 +48,23 @@ def resolve_links(hrefs: list[str], base: str | None) -> list[str]:
 
 
 def normalise_url(href: str, base: str | None = None) -> str | None:
-    """Resolve `href` against `base`; lower-case scheme and host, drop the fragment; None if not http(s)."""
+    """Resolve `href` against `base`; lower-case scheme and host, drop the fragment; None if not http(s).
+
+    A crawl resolves about a hundred hrefs a page, so the common shapes skip `urljoin` and the URL is
+    taken apart once, by one regular expression, rather than split and unsplit again.
+    """
     href = href.strip()
     if not href or href.startswith("#"):
         return None
     try:
-        absolute = urljoin(base, href) if base else href
-        parts = urlsplit(absolute)
+        absolute = href if href.startswith(_ABSOLUTE) or not base else urljoin(base, href)
     except ValueError:
         return None
-    scheme = parts.scheme.lower()
-    if scheme not in _FOLLOWED_SCHEMES or not parts.netloc:
+    match = _URL.match(absolute)
+    if match is None:
         return None
-    return urlunsplit((scheme, parts.netloc.lower(), parts.path or "/", parts.query, ""))
+    scheme, netloc, rest = match.groups()
+    scheme = scheme.lower()
+    if scheme not in _FOLLOWED_SCHEMES or not netloc or ("[" in netloc and "]" not in netloc):
+        return None
+    return f"{scheme}://{netloc.lower()}{rest if rest.startswith('/') else '/' + rest}"
