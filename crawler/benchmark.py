@@ -25,13 +25,8 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -40,6 +35,7 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.settings import BaseSettings
 from scrapy.spiders import CrawlSpider, Rule
 
+from crawler.localserver import serve_directory
 from extraction.evaluate.metric import Summary, score_page, summarize
 from extraction.evaluate.peers import PeerUnavailableError, load_peer
 
@@ -193,30 +189,6 @@ def _sites(shared: Path) -> list[Site]:
         Site("whizzy", shared / "sites" / "whizzy", "/", truth / "whizzy.jsonl"),
         Site("python311", PYTHON_DOCS, "/index.html", truth / "python311.jsonl"),
     ]
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        """No access log on the benchmark's output."""
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    # Both crawlers open up to 16 connections at once; the default backlog of 5 could drop some.
-    request_queue_size = 64
-
-
-@contextmanager
-def serve_directory(root: Path) -> Iterator[str]:
-    """Serve `root` on 127.0.0.1 (a free port) from a thread; yields the base URL."""
-    server = _Server(("127.0.0.1", 0), partial(_QuietHandler, directory=str(root)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def run_plain(start: str, tmp: Path) -> Figures:

@@ -7,42 +7,16 @@ from __future__ import annotations
 
 import socket
 import struct
-import sys
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
-from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from crawler.localserver import LocalServer, running
 
 # A handler answers one GET request through the request handler it is given.
 Route = Callable[[BaseHTTPRequestHandler], None]
-
-
-class _QuietDirectoryHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        """Keep test output clean."""
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    # The crawler opens up to 16 connections at once; the default backlog of 5 could drop some.
-    request_queue_size = 64
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that hangs up (or a route that resets on purpose) is not an error; anything else is."""
-        if not isinstance(sys.exc_info()[1], OSError):
-            super().handle_error(request, client_address)
-
-
-@contextmanager
-def serve_directory(root: Path) -> Iterator[str]:
-    """Serve `root` like `python -m http.server`; yields the base URL (no trailing slash)."""
-    handler = partial(_QuietDirectoryHandler, directory=str(root))
-    with _running(_Server(("127.0.0.1", 0), handler)) as base:
-        yield base
 
 
 @dataclass(slots=True)
@@ -69,20 +43,8 @@ def serve_routes(routes: Mapping[str, Route]) -> Iterator[RouteServer]:
         def log_message(self, format: str, *args: Any) -> None:
             """Keep test output clean."""
 
-    with _running(_Server(("127.0.0.1", 0), Handler)) as base:
+    with running(LocalServer(("127.0.0.1", 0), Handler)) as base:
         yield RouteServer(base, requested)
-
-
-@contextmanager
-def _running(server: ThreadingHTTPServer) -> Iterator[str]:
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 def page(body: str | bytes, status: int = 200, content_type: str = "text/html; charset=utf-8") -> Route:

@@ -16,9 +16,10 @@ import pytest
 
 from crawler import stats
 from crawler.benchmark import PYTHON_DOCS, load_truth, score_stored, stored_text
+from crawler.localserver import serve_directory
 from tests.crawl_runner import CrawlRun, run_crawl
 from tests.crawler.pages import article
-from tests.servers import Route, page, redirect, reset_mid_body, serve_directory, serve_routes
+from tests.servers import Route, page, redirect, reset_mid_body, serve_routes
 
 pytestmark = pytest.mark.slow
 
