@@ -20,7 +20,7 @@ from extraction.result import Block, BlockKind, Label
 from extraction.segment import Node, Page
 
 _NEGATIVE_NAMES = re.compile(
-    r"comment|disqus|sidebar|side-bar|related|recommend|share|sharing|social|sponsor|promo"
+    r"comment|disqus|reviews|sidebar|side-bar|related|recommend|share|sharing|social|sponsor|promo"
     r"|advert|\bads?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|\bnav\b|subscribe"
     r"|newsletter|signup|cookie|gdpr|popup|modal|byline|author-?bio|tags?\b|taglist|meta-?data|more-?stories"
     r"|read-?more|outbrain|taboola|toolbar|skip|sr-only|screen-reader|visually-?hidden"
