@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from extraction.config import ExtractionConfig
 from extraction.decode import parser_input
 from extraction.dom import clean_tree, page_title, parse_html
@@ -13,6 +15,9 @@ from extraction.revise import drop_stranded_short_blocks, join_neighbours
 from extraction.scoring import label_blocks, locate_content
 from extraction.segment import Page, segment
 
+if TYPE_CHECKING:
+    from extraction.site_models import SiteModel
+
 _DEFAULT_CONFIG = ExtractionConfig()
 
 
@@ -21,11 +26,14 @@ def extract(
     url: str | None = None,
     config: ExtractionConfig | None = None,
     encoding: str | None = None,
+    site_model: SiteModel | None = None,
 ) -> ExtractionResult:
     """Segment one page into blocks and label each informative or noise.
 
     `encoding` is the charset hint of the HTTP response, used when the bytes carry no BOM and are not
-    valid UTF-8. Raises an `ExtractionError` subclass for empty, binary or oversized input.
+    valid UTF-8. `site_model`, the model of the page's cluster, revises the labels once it is ready; it
+    does not learn from the page (the caller decides what it observes). Raises an `ExtractionError`
+    subclass for empty, binary or oversized input.
     """
     config = config or _DEFAULT_CONFIG
     if len(html) > config.max_document_bytes:
@@ -48,6 +56,8 @@ def extract(
     result.hrefs = page.hrefs
     # A parser that stopped early (nesting past its depth limit) lost the rest of the page: say so.
     result.reason = _join(_label(page, result.title, config), cut_short)
+    if site_model is not None:
+        site_model.apply(result.blocks)
     return result
 
 

@@ -61,3 +61,24 @@ class ExtractionConfig:
 
     # Output.
     include_captions: bool = False
+
+    # Site models (`extraction.site_models`): what pages of one template share is template, not content.
+    # Signature: shingles of this many consecutive block paths, each cut to its first
+    # `site_signature_depth` steps (the layout; deeper steps are the article's own structure, named by
+    # its section ids); a page joins the most similar cluster when the Jaccard similarity of the
+    # signatures reaches the threshold, else starts a new one.
+    site_shingle_size: int = 3
+    site_signature_depth: int = 6
+    site_cluster_threshold: float = 0.5
+    # A cluster's model revises labels only once it has seen this many pages (fewer say nothing).
+    site_min_pages: int = 5
+    # A block (same text, or same path and text up to digits and dates) is template when it appears on
+    # at least this share of the cluster's pages, and never on fewer than `site_frequent_min_pages`.
+    site_frequent_share: float = 0.5
+    site_frequent_min_pages: int = 2
+    # Lin & Ho's entropy threshold: raised in these steps until the informative terms stop growing
+    # (an added step brings under `site_entropy_flat_share` of them); never below the floor, so a page
+    # whose blocks all look alike keeps its prose.
+    site_entropy_step: float = 0.1
+    site_entropy_flat_share: float = 0.02
+    site_entropy_floor: float = 0.5

@@ -1,0 +1,56 @@
+"""Real pages for the site-model tests: whizzy posts and pages, and Python documentation pages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from extraction import ExtractionResult, extract
+from tests.extraction.site_models.pages import HEATING_POST, PYTHON_DOCS, TITLE_ONLY_POST
+
+
+@pytest.fixture(scope="session")
+def whizzy_dir(shared_dir: Path) -> Path:
+    path = shared_dir / "sites" / "whizzy"
+    if not path.is_dir():
+        pytest.skip(f"whizzy pages not found at {path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def whizzy_pages(whizzy_dir: Path) -> dict[str, ExtractionResult]:
+    """Every whizzy page (posts, archives, home, redirect stubs), extracted once per session."""
+    return {
+        str(path.relative_to(whizzy_dir)): extract(path.read_bytes())
+        for path in sorted(whizzy_dir.rglob("index.html"))
+    }
+
+
+@pytest.fixture(scope="session")
+def whizzy_truth(shared_dir: Path) -> list[dict[str, str]]:
+    """The ground truth of the 72 whizzy posts."""
+    path = shared_dir / "sites" / "ground_truth" / "whizzy.jsonl"
+    if not path.is_file():
+        pytest.skip(f"whizzy ground truth not found at {path}")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+@pytest.fixture(scope="session")
+def whizzy_posts(
+    whizzy_pages: dict[str, ExtractionResult], whizzy_truth: list[dict[str, str]]
+) -> dict[str, ExtractionResult]:
+    """Twenty posts of the ground truth, the title-only and the heating-controller posts among them."""
+    first = [TITLE_ONLY_POST, HEATING_POST]
+    files = first + [row["file"] for row in whizzy_truth if row["file"] not in first]
+    return {name: whizzy_pages[name] for name in files[:20]}
+
+
+@pytest.fixture(scope="session")
+def python_docs() -> list[ExtractionResult]:
+    """Ten library pages of the Python 3.11 documentation."""
+    if not PYTHON_DOCS.is_dir():
+        pytest.skip(f"Python docs not installed at {PYTHON_DOCS}")
+    paths = sorted((PYTHON_DOCS / "library").glob("*.html"))[:10]
+    return [extract(path.read_bytes()) for path in paths]

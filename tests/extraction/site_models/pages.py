@@ -1,0 +1,19 @@
+"""Names shared by the site-model tests."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from extraction import ExtractionResult
+from extraction.result import Block
+
+PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
+# A post whose only content is its title: every block the page keeps is template.
+TITLE_ONLY_POST = "2009/09/28/the-same/index.html"
+HEATING_POST = "2014/02/04/raspberry-pi-powered-heating-controller-part-4/index.html"
+
+
+def fresh(result: ExtractionResult) -> list[Block]:
+    """A copy of the page's blocks to relabel, leaving the session's pages untouched."""
+    return copy.deepcopy(result.blocks)

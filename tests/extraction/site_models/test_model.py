@@ -1,0 +1,124 @@
+"""SiteModel: content blocks that repeat across a cluster's pages are dropped, with guardrails."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from extraction import ExtractionConfig, ExtractionResult, Label, extract
+from extraction.evaluate.metric import score_page, summarize
+from extraction.result import Block, BlockKind
+from extraction.site_models import Cluster, SiteModel, assign, page_signature
+from tests.extraction.pages import find_block
+from tests.extraction.site_models.pages import HEATING_POST, TITLE_ONLY_POST, fresh
+
+
+def _model(pages: dict[str, ExtractionResult], config: ExtractionConfig | None = None) -> SiteModel:
+    model = SiteModel(config or ExtractionConfig())
+    for page in pages.values():
+        model.observe(page.blocks)
+    return model
+
+
+def _all_content(result: ExtractionResult) -> list[Block]:
+    # As a single-page labeller that found no template would leave them: every block content.
+    blocks = fresh(result)
+    for block in blocks:
+        block.label, block.reason = Label.CONTENT, "single page"
+    return blocks
+
+
+def test_nothing_changes_before_the_model_is_ready(whizzy_posts: dict[str, ExtractionResult]) -> None:
+    model = _model(dict(list(whizzy_posts.items())[:4]))
+    blocks = _all_content(whizzy_posts[HEATING_POST])
+    model.apply(blocks)
+    assert not model.ready
+    assert all(block.is_content for block in blocks)
+
+
+def test_sidebar_and_footer_are_dropped_and_the_article_kept(
+    whizzy_posts: dict[str, ExtractionResult],
+) -> None:
+    model = _model(whizzy_posts)
+    blocks = _all_content(whizzy_posts[HEATING_POST])
+    model.apply(blocks)
+    pages = len(whizzy_posts)
+    for snippet in ("Recent Posts", "© Copyright", "Comments have moved"):
+        block = find_block(blocks, snippet)
+        assert block.label is Label.NOISE
+        assert block.reason == f"same text on {pages} of {pages} pages of this cluster"
+    article = max(blocks, key=lambda block: len(block.text))
+    assert article.is_content
+    assert article.reason == "single page"
+
+
+def test_a_changing_date_in_a_repeated_block_is_dropped(whizzy_posts: dict[str, ExtractionResult]) -> None:
+    model = _model(whizzy_posts)
+    blocks = _all_content(whizzy_posts[HEATING_POST])
+    decisions = model.revise(blocks)
+    meta = find_block(blocks, "Posted by will / ")
+    decision = decisions[blocks.index(meta)]
+    assert decision.label is Label.NOISE
+    assert decision.reason.startswith("same block, changing digits, on 20 of 20 pages")
+
+
+def test_the_whole_page_is_never_dropped(whizzy_posts: dict[str, ExtractionResult]) -> None:
+    page = whizzy_posts[TITLE_ONLY_POST]
+    kept = [block.text for block in page.content_blocks]
+    assert kept, "the title-only post keeps its template blocks on its own"
+    blocks = fresh(page)
+    _model(whizzy_posts).apply(blocks)
+    assert [block.text for block in blocks if block.is_content] == kept
+    assert all("would leave the page empty" in block.reason for block in blocks if block.is_content)
+
+
+def test_code_that_changes_only_in_digits_is_kept() -> None:
+    model = SiteModel(ExtractionConfig(site_min_pages=3))
+    pages = [
+        [Block(0, "body/pre", "pre", BlockKind.CODE, f"sleep {n}", label=Label.CONTENT)] for n in range(5)
+    ]
+    for blocks in pages:
+        model.observe(blocks)
+    decisions = model.revise(pages[0])
+    assert decisions[0].label is Label.CONTENT
+    assert decisions[0].pages == 5
+
+
+def test_state_round_trips(whizzy_posts: dict[str, ExtractionResult]) -> None:
+    model = _model(whizzy_posts)
+    restored = SiteModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    blocks = _all_content(whizzy_posts[HEATING_POST])
+    assert restored.revise(blocks) == model.revise(blocks)
+
+
+def test_extract_applies_a_ready_model(whizzy_dir: Path, whizzy_posts: dict[str, ExtractionResult]) -> None:
+    model = _model(whizzy_posts)
+    html = (whizzy_dir / TITLE_ONLY_POST).read_bytes()
+    result = extract(html, site_model=model)
+    assert any("would leave the page empty" in block.reason for block in result.blocks)
+
+
+def test_whizzy_f1_with_and_without_site_models(
+    whizzy_pages: dict[str, ExtractionResult], whizzy_truth: list[dict[str, str]]
+) -> None:
+    # Observe every page of the site in its cluster, then revise each post with its cluster's model.
+    config = ExtractionConfig()
+    clusters: list[Cluster] = []
+    cluster_of: dict[str, int] = {}
+    models: dict[int, SiteModel] = {}
+    for name, page in whizzy_pages.items():
+        signature = page_signature(page.blocks, config.site_shingle_size, config.site_signature_depth)
+        cluster_of[name] = assign(signature, clusters, config.site_cluster_threshold)
+        models.setdefault(cluster_of[name], SiteModel(config)).observe(page.blocks)
+    without, with_models = [], []
+    for row in whizzy_truth:
+        page = whizzy_pages[row["file"]]
+        without.append(score_page(row["main_text"], page.text))
+        revised = copy.copy(page)
+        revised.blocks = fresh(page)
+        models[cluster_of[row["file"]]].apply(revised.blocks)
+        with_models.append(score_page(row["main_text"], revised.text))
+    before, after = summarize(without), summarize(with_models)
+    print(f"whizzy F1 without site models {before.f1:.4f}, with {after.f1:.4f}")
+    assert after.f1 >= before.f1
