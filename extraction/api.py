@@ -5,11 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from extraction.config import ExtractionConfig
-from extraction.decode import parser_input
-from extraction.dom import clean_tree, page_title, parse_html
-from extraction.errors import DocumentTooLargeError
 from extraction.features import compute_features
-from extraction.links import base_url, refresh_target
+from extraction.prepare import join_reasons, prepare
 from extraction.result import ExtractionResult
 from extraction.revise import drop_stranded_short_blocks, join_neighbours
 from extraction.scoring import label_blocks, locate_content
@@ -36,26 +33,16 @@ def extract(
     subclass for empty, binary or oversized input.
     """
     config = config or _DEFAULT_CONFIG
-    if len(html) > config.max_document_bytes:
-        raise DocumentTooLargeError(
-            f"the document has {len(html)} bytes, over the limit of {config.max_document_bytes}"
-        )
-    document, used_encoding = parser_input(html, encoding)
-    root, cut_short = parse_html(document)
-    if root is None:
-        return ExtractionResult(url, "", [], used_encoding, reason="the document could not be parsed as HTML")
-    result = ExtractionResult(url, page_title(root), [], used_encoding)
-    result.base_url = base_url(root, url)
-    result.refresh_url = refresh_target(root, result.base_url)
-    body = clean_tree(root, config)
+    prepared = prepare(html, url, config, encoding)
+    result, body = prepared.result, prepared.body
     if body is None:
-        result.reason = _join("the document has no body", cut_short)
         return result
+    cut_short = result.reason
     page = segment(body, config)
     result.blocks = page.blocks
     result.hrefs = page.hrefs
     # A parser that stopped early (nesting past its depth limit) lost the rest of the page: say so.
-    result.reason = _join(_label(page, result.title, config), cut_short)
+    result.reason = join_reasons(_label(page, result.title, config), cut_short)
     if site_model is not None:
         site_model.apply(result.blocks)
     return result
@@ -80,6 +67,3 @@ def _label(page: Page, title: str, config: ExtractionConfig) -> str:
         return "no block of the content area was kept"
     return ""
 
-
-def _join(*reasons: str) -> str:
-    return "; ".join(reason for reason in reasons if reason)

@@ -82,3 +82,7 @@ class ExtractionConfig:
     site_entropy_step: float = 0.1
     site_entropy_flat_share: float = 0.02
     site_entropy_floor: float = 0.5
+
+    # The seed papers' methods (`extraction.methods`): single-page methods (seeds 000, 001, 002, 004 CETR).
+
+    # The seed papers' methods (`extraction.methods`): visual and site-level methods (seeds 001, 003, 004).

@@ -1,0 +1,52 @@
+"""The steps every extraction method starts with: decode, parse, read the page's title and links, clean."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from extraction.config import ExtractionConfig
+from extraction.decode import parser_input
+from extraction.dom import clean_tree, page_title, parse_html
+from extraction.errors import DocumentTooLargeError
+from extraction.links import base_url, refresh_target
+from extraction.result import ExtractionResult
+
+
+@dataclass(slots=True)
+class PreparedPage:
+    """A decoded, parsed and cleaned page: the body to segment (None when there is none) and the result
+    to fill in (title, encoding, links; `reason` already set when the page has no body)."""
+
+    body: etree._Element | None
+    result: ExtractionResult
+
+
+def prepare(
+    html: str | bytes, url: str | None, config: ExtractionConfig, encoding: str | None = None
+) -> PreparedPage:
+    """Decode, parse and clean one page as every method starts (raises an `ExtractionError` subclass)."""
+    if len(html) > config.max_document_bytes:
+        raise DocumentTooLargeError(
+            f"the document has {len(html)} bytes, over the limit of {config.max_document_bytes}"
+        )
+    document, used_encoding = parser_input(html, encoding)
+    root, cut_short = parse_html(document)
+    if root is None:
+        unparsed = ExtractionResult(
+            url, "", [], used_encoding, reason="the document could not be parsed as HTML"
+        )
+        return PreparedPage(None, unparsed)
+    result = ExtractionResult(url, page_title(root), [], used_encoding, reason=cut_short)
+    result.base_url = base_url(root, url)
+    result.refresh_url = refresh_target(root, result.base_url)
+    body = clean_tree(root, config)
+    if body is None:
+        result.reason = join_reasons("the document has no body", cut_short)
+    return PreparedPage(body, result)
+
+
+def join_reasons(*reasons: str) -> str:
+    """The non-empty reasons joined by "; "."""
+    return "; ".join(reason for reason in reasons if reason)
