@@ -1,0 +1,28 @@
+"""Every method by name: `get_method("cetr")` is how a crawl, the evaluator and a user select one."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from extraction.config import ExtractionConfig
+from extraction.methods.base import Method
+from extraction.methods.cleancrawl import CleanCrawl
+
+DEFAULT_METHOD = CleanCrawl.name
+# One entry per method class; the order is the order of the evaluator's comparison table.
+METHODS: MappingProxyType[str, type[Method]] = MappingProxyType(
+    {method.name: method for method in (CleanCrawl,)}
+)
+
+
+class UnknownMethodError(ValueError):
+    """A method name that is not in `METHODS`."""
+
+
+def get_method(name: str, config: ExtractionConfig | None = None) -> Method:
+    """A new instance of the method called `name` (site-level methods keep what they `learn`)."""
+    try:
+        method = METHODS[name]
+    except KeyError:
+        raise UnknownMethodError(f"unknown method {name!r}; choose from {', '.join(METHODS)}") from None
+    return method(config)
