@@ -5,7 +5,10 @@ other, in subprocesses with the same settings (AutoThrottle off, no delay, 16 re
 
 - ``plain``: a `CrawlSpider` with a default `LinkExtractor` and no pipelines (`PlainSpider` below, run
   with ``scrapy runspider``), the baseline a Scrapy user starts from;
-- ``cleancrawl``: the `site` spider with extraction, clustering, noise removal and SQLite storage.
+- ``single-page``: the `site` spider with extraction, clustering, noise removal and SQLite storage,
+  site models off (``SITE_MODELS_ENABLED=False``): every page keeps its single-page labels;
+- ``cleancrawl``: the same with site models on (the default): cluster models revise labels and re-clean
+  stored pages; its ``reclean s`` column is the time the re-cleaning passes took inside that crawl.
 
 It prints one table: wall time, pages, pages per second and peak memory (max RSS of the crawl process)
 of each crawl; stored bytes against raw HTML and against all visible text (`index_savings`); the F1 of
@@ -98,6 +101,7 @@ class Figures:
     stored_vs_html: float | None = None
     stored_vs_text: float | None = None
     f1: Summary | None = None
+    reclean_seconds: float | None = None
 
 
 def load_truth(path: Path) -> list[TruthPage]:
@@ -159,13 +163,14 @@ def bench_site(site: Site, peers: list[str]) -> SiteRow:
     print(f"{site.name}: crawling", file=sys.stderr)
     with serve_directory(site.root) as base, tempfile.TemporaryDirectory() as tmp:
         plain = run_plain(base + site.start, Path(tmp))
-        ours = run_cleancrawl(base + site.start, Path(tmp))
-        texts = _clean_pages(Path(tmp))
+        single, single_texts = run_cleancrawl(base + site.start, Path(tmp), site_models=False)
+        ours, texts = run_cleancrawl(base + site.start, Path(tmp), site_models=True)
     # Ground-truth pages that no link reaches (4 of the Python docs) cannot be crawled: score the rest.
     reached = [page for page in truth if stored_text(texts, base, page) is not None]
+    single.f1 = score_stored(single_texts, base, reached)
     ours.f1 = score_stored(texts, base, reached)
     print(f"{site.name}: scoring peers on {len(reached)} of {len(truth)} ground-truth pages", file=sys.stderr)
-    runs = [plain, ours]
+    runs = [plain, single, ours]
     for name in peers:
         try:
             runs.append(peer_figures(name, site.root, reached))
@@ -201,26 +206,25 @@ def run_plain(start: str, tmp: Path) -> Figures:
     return Figures("plain Scrapy", pages, seconds, rss)
 
 
-def run_cleancrawl(start: str, tmp: Path) -> Figures:
-    """Crawl with the `site` spider into tmp/cleancrawl.sqlite; read the savings it stored."""
-    stats_path = tmp / "cleancrawl-stats.json"
-    settings = _settings(STATS_JSON_PATH=str(stats_path), DATABASE_URL=f"sqlite:///{_database(tmp)}")
-    seconds, rss = _run(["crawl", "site", "-a", f"seeds={start}", *settings], tmp / "cleancrawl.log")
+def run_cleancrawl(start: str, tmp: Path, site_models: bool) -> tuple[Figures, dict[str, str]]:
+    """Crawl with the `site` spider into a new SQLite file; the figures and the stored clean text by URL."""
+    name = "cleancrawl" if site_models else "single-page"
+    stats_path, database = tmp / f"{name}-stats.json", tmp / f"{name}.sqlite"
+    settings = _settings(
+        STATS_JSON_PATH=str(stats_path),
+        DATABASE_URL=f"sqlite:///{database}",
+        SITE_MODELS_ENABLED=str(site_models),
+    )
+    seconds, rss = _run(["crawl", "site", "-a", f"seeds={start}", *settings], tmp / f"{name}.log")
     stats = json.loads(stats_path.read_text("utf-8"))
-    figures = Figures("cleancrawl", int(stats.get("cleancrawl/pages_kept", 0)), seconds, rss)
-    with sqlite3.connect(_database(tmp)) as connection:
+    figures = Figures(name, int(stats.get("cleancrawl/pages_kept", 0)), seconds, rss)
+    if site_models:
+        figures.reclean_seconds = float(stats.get("cleancrawl/reclean_seconds", 0.0))
+    with sqlite3.connect(database) as connection:
         row = connection.execute("SELECT stored_vs_html, stored_vs_text FROM index_savings").fetchone()
-    figures.stored_vs_html, figures.stored_vs_text = row
-    return figures
-
-
-def _database(tmp: Path) -> Path:
-    return tmp / "cleancrawl.sqlite"
-
-
-def _clean_pages(tmp: Path) -> dict[str, str]:
-    with sqlite3.connect(_database(tmp)) as connection:
-        return dict(connection.execute("SELECT url, text FROM clean_pages").fetchall())
+        figures.stored_vs_html, figures.stored_vs_text = row
+        texts = dict(connection.execute("SELECT url, text FROM clean_pages").fetchall())
+    return figures, texts
 
 
 def _settings(**extra: str) -> list[str]:
@@ -264,7 +268,7 @@ def render(rows: list[SiteRow]) -> str:
     """The benchmark table: one line per crawl and per peer (peers: extraction alone, in-process)."""
     header = (
         f"{'site':<10} {'run':<13} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'peak MB':>8} "
-        f"{'stored/HTML':>11} {'stored/text':>11} {'GT':>4} {'F1':>6} {'P':>6} {'R':>6}"
+        f"{'stored/HTML':>11} {'stored/text':>11} {'GT':>4} {'F1':>6} {'P':>6} {'R':>6} {'reclean s':>9}"
     )
     lines = [header, "-" * len(header)]
     for row in rows:
@@ -277,7 +281,8 @@ def _line(site: str, run: Figures) -> str:
     memory = "" if run.max_rss_mb is None else f"{run.max_rss_mb:.0f}"
     return (
         f"{site:<10} {run.name:<13} {run.pages:>6} {run.seconds:>7.1f} {rate:>8.1f} {memory:>8} "
-        f"{_ratio(run.stored_vs_html):>11} {_ratio(run.stored_vs_text):>11} {_summary(run.f1)}"
+        f"{_ratio(run.stored_vs_html):>11} {_ratio(run.stored_vs_text):>11} {_summary(run.f1):>25}"
+        f"{'' if run.reclean_seconds is None else f' {run.reclean_seconds:>9.2f}'}"
     )
 
 

@@ -10,12 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from extraction import Block, ExtractionResult
+from extraction import Block, BlockKind, ExtractionResult, Label
+from extraction.site_models import BlockKey, block_key
 
 
 @dataclass(slots=True)
 class BlockRecord:
-    """One block of a page as it is stored: its hash always, its text only when it is content."""
+    """One block of a page as it is stored: its hash always, its text only when it is content.
+
+    `slot` and `shape` are the site model's keys (`extraction.site_models.BlockKey`); `page_label` and
+    `page_reason` the single-page decision, which a site model revises into `label` and `reason`.
+    """
 
     position: int
     hash: str
@@ -24,19 +29,31 @@ class BlockRecord:
     path: str
     kind: str
     text: str
+    tag: str = ""
+    slot: str = ""
+    shape: str | None = None
+    page_label: str = ""
+    page_reason: str = ""
 
     @classmethod
-    def of(cls, block: Block) -> BlockRecord:
-        """The record of an extracted block."""
+    def of(cls, block: Block, key: BlockKey) -> BlockRecord:
+        """The record of an extracted block and its site-model keys."""
+        label = block.label.value
         return cls(
-            block.position,
-            block.hash,
-            block.label.value,
-            block.reason,
-            block.path,
-            block.kind.value,
-            block.text,
-        )
+            block.position, key.text, label, block.reason, block.path, block.kind.value, block.text,
+            block.tag, key.slot, key.shape, label, block.reason,
+        )  # fmt: skip
+
+    @property
+    def key(self) -> BlockKey:
+        """The block's site-model keys."""
+        return BlockKey(self.hash, self.slot, self.shape)
+
+    def single_page_block(self) -> Block:
+        """The block as single-page extraction labelled it, for a site model to observe and revise."""
+        kind, label = BlockKind(self.kind), Label(self.page_label or self.label)
+        reason = self.page_reason
+        return Block(self.position, self.slot, self.tag, kind, self.text, label=label, reason=reason)
 
 
 @dataclass(slots=True)
@@ -55,10 +72,18 @@ class PageItem:
     site: str = ""
     cluster: str = ""
     content_hash: str = ""
+    # How many pages the cluster's model had seen with this one (0: no site model observed it).
+    model_pages: int = 0
 
     @classmethod
     def of(
-        cls, result: ExtractionResult, url: str, status: int, raw_html_bytes: int, fetched_at: datetime
+        cls,
+        result: ExtractionResult,
+        url: str,
+        status: int,
+        raw_html_bytes: int,
+        fetched_at: datetime,
+        shape_max_chars: int,
     ) -> PageItem:
         """The item of one extracted page, identified by `url` (its final URL in a crawl)."""
         return cls(
@@ -70,7 +95,7 @@ class PageItem:
             encoding=result.encoding,
             raw_html_bytes=raw_html_bytes,
             visible_text_bytes=len(result.visible_text.encode("utf-8")),
-            blocks=[BlockRecord.of(block) for block in result.blocks],
+            blocks=[BlockRecord.of(block, block_key(block, shape_max_chars)) for block in result.blocks],
         )
 
     @property

@@ -54,11 +54,13 @@ ITEM_PIPELINES = {
     "pipelines.noise.NoisePipeline": 400,
     "pipelines.store.StoragePipeline": 800,
 }
-# ClusterPipeline: on/off, and how many block-path levels make a page's template signature.
+# ClusterPipeline: on/off. The signature and similarity threshold are EXTRACTION_SITE_* settings below.
 CLUSTER_ENABLED = True
-CLUSTER_PATH_DEPTH = 4
 # NoisePipeline: on/off (off, noise blocks keep their text up to storage).
 NOISE_ENABLED = True
+# Cross-page site models (NoisePipeline revises labels, StoragePipeline re-cleans stored pages when a
+# cluster matures and at the end of the crawl). EXTRACTION_SITE_MIN_PAGES: pages before a model decides.
+SITE_MODELS_ENABLED = True
 # StoragePipeline: SQLAlchemy URL (sqlite:///PATH or postgresql+psycopg://USER@HOST/DB) and the number of
 # pages written per transaction.
 DATABASE_URL = "sqlite:///cleancrawl.db"

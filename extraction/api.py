@@ -44,7 +44,7 @@ def extract(
     # A parser that stopped early (nesting past its depth limit) lost the rest of the page: say so.
     result.reason = join_reasons(_label(page, result.title, config), cut_short)
     if site_model is not None:
-        site_model.apply(result.blocks)
+        site_model.apply(result.blocks, result.title)
     return result
 
 
@@ -66,4 +66,3 @@ def _label(page: Page, title: str, config: ExtractionConfig) -> str:
         # A content area was found but every block in it was set aside (the page title, link lists).
         return "no block of the content area was kept"
     return ""
-

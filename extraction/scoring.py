@@ -190,7 +190,7 @@ def _label_inside(
     block: Block, node_id: int, page: Page, area: ContentArea, title: str, config: ExtractionConfig
 ) -> tuple[Label, str]:
     features = block.features
-    if block.kind is BlockKind.HEADING and title and _same_text(block.text, title) and block.tag == "h1":
+    if block.kind is BlockKind.HEADING and title and same_text(block.text, title) and block.tag == "h1":
         return Label.NOISE, "the page title"
     if block.kind is BlockKind.CAPTION and not config.include_captions:
         return Label.NOISE, "a figure caption"
@@ -305,6 +305,7 @@ def link_density(node: Node) -> float:
     return min(node.link_chars / node.text_chars, 1.0) if node.text_chars else 0.0
 
 
-def _same_text(a: str, b: str) -> bool:
+def same_text(a: str, b: str) -> bool:
+    """True when one text holds the other, ignoring case and surrounding space (a heading and a title)."""
     a, b = a.strip().lower(), b.strip().lower()
     return bool(a) and (a in b or b in a)

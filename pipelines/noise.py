@@ -1,10 +1,17 @@
-"""`NoisePipeline`: settle each block's label, clear the text of noise blocks, and count what is kept.
+"""`NoisePipeline`: settle each block's label with its cluster's model, and count what is kept.
 
-Labels come from extraction for now (the next issue revises them with the cluster's learned template).
+Each page is observed by the model of its cluster (`extraction.site_models.SiteModel`, one per site and
+cluster in this process). The first pages of a new cluster keep their single-page labels; once the
+model has seen ``EXTRACTION_SITE_MIN_PAGES`` pages it revises each new page before storage, and
+`StoragePipeline` re-cleans the pages stored before, from the database, when the cluster matures and
+when the crawl ends. With site models on, noise blocks keep their text up to storage, which forgets it
+once the page is re-cleaned; with them off, noise text is cleared here and never reaches storage.
+
 A page whose blocks are all noise is still passed on: its block hashes feed the template model. Only a
-page without any block is dropped. Noise text is cleared here, so it never reaches storage.
+page without any block is dropped.
 
-Settings: ``NOISE_ENABLED`` (default True) switches the pipeline off.
+Settings: ``NOISE_ENABLED`` (default True) switches the pipeline off; ``SITE_MODELS_ENABLED`` (default
+True) the cross-page models.
 """
 
 from __future__ import annotations
@@ -17,40 +24,59 @@ from scrapy.statscollectors import StatsCollector
 
 from crawler import stats
 from crawler.items import PageItem
-from extraction import Label, text_hash
+from extraction import ExtractionConfig, Label, text_hash
+from extraction.site_models import SiteModel
+from pipelines.config import extraction_config
 
 _CONTENT = Label.CONTENT.value
 
 
 class NoisePipeline:
-    """Clear noise text, set `item.content_hash`, update the block and byte stats."""
+    """Revise labels with the cluster's model, set `item.content_hash`, update the block and byte stats."""
 
-    def __init__(self, stats_collector: StatsCollector) -> None:
+    def __init__(self, stats_collector: StatsCollector, config: ExtractionConfig, site_models: bool) -> None:
         self.stats = stats_collector
+        self.config = config
+        self.site_models = site_models
+        self.models: dict[tuple[str, str], SiteModel] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         """NotConfigured when ``NOISE_ENABLED`` is false."""
-        if not crawler.settings.getbool("NOISE_ENABLED", True):
+        settings = crawler.settings
+        if not settings.getbool("NOISE_ENABLED", True):
             raise NotConfigured("NOISE_ENABLED is False")
         assert crawler.stats is not None
-        return cls(crawler.stats)
+        return cls(crawler.stats, extraction_config(settings), settings.getbool("SITE_MODELS_ENABLED", True))
 
     def process_item(self, item: PageItem) -> PageItem:
-        """Drop a page with no blocks; otherwise clear noise text and count the page."""
+        """Drop a page with no blocks; otherwise revise its labels, clear noise text and count the page."""
         if not item.blocks:
             self.stats.inc_value(stats.skipped("no_blocks"))
             raise DropItem(f"no informative content: {item.final_url} has no block of visible text")
-        content = 0
-        for block in item.blocks:
-            if block.label == _CONTENT:
-                content += 1
-            else:
-                block.text = ""
+        if self.site_models and item.cluster:
+            self._revise(item)
+        content = sum(1 for block in item.blocks if block.label == _CONTENT)
+        if not self.site_models:
+            for block in item.blocks:
+                if block.label != _CONTENT:
+                    block.text = ""
         text = item.content_text
         item.content_hash = text_hash(text)
         self._count(item, content, len(text.encode("utf-8")))
         return item
+
+    def _revise(self, item: PageItem) -> None:
+        """Observe the page in its cluster's model; once the model is ready, relabel the page with it."""
+        model = self.models.setdefault((item.site, item.cluster), SiteModel(self.config))
+        blocks = [record.single_page_block() for record in item.blocks]
+        keys = [record.key for record in item.blocks]
+        model.observe(blocks, keys)
+        item.model_pages = model.pages
+        if not model.ready:
+            return
+        for record, decision in zip(item.blocks, model.revise(blocks, item.title, keys), strict=True):
+            record.label, record.reason = decision.label.value, decision.reason
 
     def _count(self, item: PageItem, content_blocks: int, content_bytes: int) -> None:
         self.stats.inc_value(stats.PAGES_KEPT)

@@ -7,9 +7,17 @@ Settings:
   the batch being filled; larger batches cost fewer commits. When a batch fails, its pages are retried one
   per transaction: a page that cannot be stored is logged and counted, the others are kept.
 
+- ``SITE_MODELS_ENABLED`` (default True): re-clean with the clusters' models. When a cluster's model
+  matures (``EXTRACTION_SITE_MIN_PAGES`` pages) and when the spider closes, every stored page of the
+  cluster is re-cleaned from the database (`pipelines.storage.reclean`), so no page keeps a decision made
+  before its cluster's template was known; then the text of blocks no page holds as content is forgotten.
+  Until then noise text is stored too (a crawl cut short leaves it; the next crawl's close removes it).
+
 Stats (of committed pages): ``cleancrawl/pages_stored``, ``cleancrawl/pages_store_failed``,
-``cleancrawl/bytes_raw`` (their HTML bytes), ``cleancrawl/bytes_stored`` (their clean text, UTF-8 bytes).
-Block counts are `NoisePipeline`'s (``cleancrawl/blocks_content``, ``cleancrawl/blocks_noise``).
+``cleancrawl/bytes_raw`` (their HTML bytes), ``cleancrawl/bytes_stored`` (their clean text, UTF-8 bytes);
+re-cleaning: ``cleancrawl/reclean_pages``, ``cleancrawl/reclean_pages_changed``,
+``cleancrawl/reclean_blocks_relabelled``, ``cleancrawl/reclean_seconds``. Block counts are
+`NoisePipeline`'s (``cleancrawl/blocks_content``, ``cleancrawl/blocks_noise``).
 
 The schema is created or upgraded (Alembic) when the spider opens. Batches are written in the reactor
 thread, whatever the reactor: storing 272 whizzy pages (~115 blocks each) costs ~2 ms a page on SQLite
@@ -21,6 +29,7 @@ Python, holding the GIL) and only halved that pause; on PostgreSQL a batch of 10
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any, Self
 
 from scrapy.crawler import Crawler
@@ -31,6 +40,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from crawler.items import PageItem
+from extraction import ExtractionConfig
+from pipelines.config import extraction_config
 from pipelines.storage import (
     DEFAULT_DATABASE_URL,
     BatchSummary,
@@ -39,6 +50,8 @@ from pipelines.storage import (
     session_factory,
     store_pages,
 )
+from pipelines.storage.reclean import RecleanSummary, purge_noise_text, reclean_cluster
+from pipelines.storage.repository import cluster_ids, site_of
 
 logger = logging.getLogger(__name__)
 
@@ -46,17 +59,32 @@ PAGES_STORED = "cleancrawl/pages_stored"
 PAGES_STORE_FAILED = "cleancrawl/pages_store_failed"
 BYTES_RAW = "cleancrawl/bytes_raw"
 BYTES_STORED = "cleancrawl/bytes_stored"
+RECLEAN_PAGES = "cleancrawl/reclean_pages"
+RECLEAN_PAGES_CHANGED = "cleancrawl/reclean_pages_changed"
+RECLEAN_BLOCKS = "cleancrawl/reclean_blocks_relabelled"
+RECLEAN_SECONDS = "cleancrawl/reclean_seconds"
 DEFAULT_BATCH_SIZE = 50
 
 
 class StoragePipeline:
     """Queue each `PageItem`; write a batch per transaction; flush the rest when the spider closes."""
 
-    def __init__(self, database_url: str, batch_size: int, stats: StatsCollector) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        batch_size: int,
+        stats: StatsCollector,
+        config: ExtractionConfig | None = None,
+        site_models: bool = False,
+    ) -> None:
         self.database_url = database_url
         self.batch_size = max(1, batch_size)
         self.stats = stats
+        self.config = config or ExtractionConfig()
+        self.site_models = site_models
         self.pending: list[PageItem] = []
+        # The (site, cluster) of every page this process stored: re-cleaned when the spider closes.
+        self.clusters: set[tuple[str, str]] = set()
         self._engine: Engine | None = None
         self._sessions: sessionmaker[Session] | None = None
 
@@ -67,7 +95,10 @@ class StoragePipeline:
         if not url:
             raise NotConfigured("DATABASE_URL is empty: pages are not stored")
         assert crawler.stats is not None
-        return cls(url, crawler.settings.getint("STORAGE_BATCH_SIZE", DEFAULT_BATCH_SIZE), crawler.stats)
+        settings = crawler.settings
+        batch_size = settings.getint("STORAGE_BATCH_SIZE", DEFAULT_BATCH_SIZE)
+        site_models = settings.getbool("SITE_MODELS_ENABLED", True)
+        return cls(url, batch_size, crawler.stats, extraction_config(settings), site_models)
 
     def open_spider(self) -> None:
         """Connect and bring the schema up to date before the first page arrives."""
@@ -85,8 +116,10 @@ class StoragePipeline:
         return item
 
     def close_spider(self) -> None:
-        """Write what is left and release the connections."""
+        """Write what is left, re-clean the clusters this process stored pages of, release the connections."""
         self.flush()
+        if self.site_models and self._sessions is not None:
+            self.reclean(self.clusters, purge=True)
         if self._engine is not None:
             self._engine.dispose()
 
@@ -102,11 +135,53 @@ class StoragePipeline:
             batch, summary = self._write_one_by_one(batch)
         self._count(batch)
         self._log(summary)
+        if self.site_models:
+            stored = {(site_of(item), item.cluster) for item in batch if item.cluster}
+            self.clusters |= stored
+            matured = {
+                (site_of(item), item.cluster)
+                for item in batch
+                if item.cluster and item.model_pages == self.config.site_min_pages
+            }
+            if matured:
+                self.reclean(matured, purge=False)
+
+    def reclean(self, clusters: set[tuple[str, str]], purge: bool) -> RecleanSummary:
+        """Re-clean every stored page of the given (site, cluster) pairs; then forget noise text if asked."""
+        assert self._sessions is not None, "open_spider() was not called"
+        started = time.perf_counter()
+        summary = RecleanSummary()
+        try:
+            with self._sessions.begin() as session:
+                for cluster_id in cluster_ids(session, clusters):
+                    summary.add(reclean_cluster(session, cluster_id, self.config))
+                purged = purge_noise_text(session) if purge else 0
+        except SQLAlchemyError:
+            logger.exception("Re-cleaning %d clusters failed; their pages keep their labels", len(clusters))
+            return summary
+        seconds = time.perf_counter() - started
+        self._count_reclean(summary, seconds)
+        logger.info(
+            "Re-cleaned %d pages of %d clusters in %.2f s: %d pages changed, %d blocks relabelled%s",
+            summary.pages,
+            len(clusters),
+            seconds,
+            summary.pages_changed,
+            summary.blocks_relabelled,
+            f"; forgot the text of {purged} noise blocks" if purge else "",
+        )
+        return summary
+
+    def _count_reclean(self, summary: RecleanSummary, seconds: float) -> None:
+        self.stats.inc_value(RECLEAN_PAGES, summary.pages)
+        self.stats.inc_value(RECLEAN_PAGES_CHANGED, summary.pages_changed)
+        self.stats.inc_value(RECLEAN_BLOCKS, summary.blocks_relabelled)
+        self.stats.set_value(RECLEAN_SECONDS, self.stats.get_value(RECLEAN_SECONDS, 0.0) + seconds)
 
     def _write(self, batch: list[PageItem]) -> BatchSummary:
         assert self._sessions is not None, "open_spider() was not called"
         with self._sessions.begin() as session:
-            return store_pages(session, batch)
+            return store_pages(session, batch, keep_noise_text=self.site_models)
 
     def _write_one_by_one(self, batch: list[PageItem]) -> tuple[list[PageItem], BatchSummary]:
         """Store each page in its own transaction (a bad page costs only itself); return the stored ones."""

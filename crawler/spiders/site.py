@@ -137,7 +137,7 @@ class SiteSpider(Spider):
             return
         self._stored.add(final_url)
         self._pages_out += 1
-        yield page_item(response, final_url, result)
+        yield page_item(response, final_url, result, self.config)
         if self._full():
             raise CloseSpider("max_pages")
         yield from self._follow_links(response, result)
@@ -246,11 +246,14 @@ def _non_html_extension(url: str) -> bool:
     return posixpath.splitext(urlsplit(url).path)[1].lower() in NON_HTML_EXTENSIONS
 
 
-def page_item(response: Response, final_url: str, result: ExtractionResult) -> PageItem:
+def page_item(
+    response: Response, final_url: str, result: ExtractionResult, config: ExtractionConfig
+) -> PageItem:
     """The item of one extracted page: sizes, title and every block with its hash and label."""
     # The page's identity in the store is its final URL, whichever URL (redirect, meta refresh) reached it
     # first: a page found under several URLs is one row, in this crawl and the next.
-    return PageItem.of(result, final_url, response.status, len(response.body), datetime.now(UTC))
+    now, size = datetime.now(UTC), len(response.body)
+    return PageItem.of(result, final_url, response.status, size, now, config.site_shape_max_chars)
 
 
 def _extraction_reason(error: ExtractionError) -> str:

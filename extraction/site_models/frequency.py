@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from extraction.hashing import text_hash
 from extraction.result import Block
@@ -31,6 +31,7 @@ _MONTHS = (
 )
 _CHANGING = re.compile(rf"\d+|\b(?:{_MONTHS})\b", re.IGNORECASE)
 _LETTER = re.compile(r"[^\W\d_]")
+_DIGIT = re.compile(r"\d")
 
 
 def mask_text(text: str) -> str:
@@ -38,16 +39,36 @@ def mask_text(text: str) -> str:
     return " ".join(_CHANGING.sub("0", text).split())
 
 
-def block_shape(block: Block) -> str | None:
-    """The near-duplicate key of a block; None when its masked text has no letter left.
+def _shape_text(text: str, max_chars: int) -> str:
+    """The masked text of a short block; a long one is its own shape (dates and counters change in
+    bylines and counters, and masking every paragraph of a site costs more than the rest of the model)."""
+    # A date or a counter has digits: a block without one is its own shape, masking it changes nothing.
+    return mask_text(text) if len(text) <= max_chars and _DIGIT.search(text) else text
+
+
+class BlockKey(NamedTuple):
+    """What the cluster counters know a block by: its text hash, its slot and its shape."""
+
+    text: str
+    slot: str
+    shape: str | None
+
+
+def block_key(block: Block, shape_max_chars: int) -> BlockKey:
+    """The keys of one block (the layout path and the masked text are computed once here)."""
+    slot = layout_path(block.path)
+    return BlockKey(block.hash, slot, block_shape(slot, _shape_text(block.text, shape_max_chars)))
+
+
+def block_shape(slot: str, masked: str) -> str | None:
+    """The near-duplicate key of a block in `slot`; None when its masked text has no letter left.
 
     A block of numbers alone ("3 | 4 | 240V" masks to nearly nothing) would match every other such
     block at its path: its shape says nothing about it being template.
     """
-    masked = mask_text(block.text)
     if not _LETTER.search(masked):
         return None
-    return text_hash(layout_path(block.path) + "\x1f" + masked)
+    return text_hash(slot + "\x1f" + masked)
 
 
 @dataclass(slots=True)
@@ -58,25 +79,23 @@ class BlockFrequency:
     texts: Counter[str] = field(default_factory=Counter)
     shapes: Counter[str] = field(default_factory=Counter)
 
-    def observe(self, blocks: Iterable[Block]) -> None:
+    def observe(self, keys: Collection[BlockKey]) -> None:
         """Count one page: each text hash and shape once, however often the page repeats it."""
-        blocks = list(blocks)
         self.pages += 1
-        self.texts.update({block.hash for block in blocks})
-        self.shapes.update({shape for block in blocks if (shape := block_shape(block)) is not None})
+        self.texts.update({key.text for key in keys})
+        self.shapes.update({key.shape for key in keys if key.shape is not None})
 
     def threshold(self, share: float, min_pages: int) -> int:
         """The page count at which a block is frequent: `share` of the pages, at least `min_pages`."""
         return max(min_pages, math.ceil(share * self.pages))
 
-    def text_pages(self, block: Block) -> int:
+    def text_pages(self, key: BlockKey) -> int:
         """On how many pages the block's exact text appears."""
-        return self.texts[block.hash]
+        return self.texts[key.text]
 
-    def shape_pages(self, block: Block) -> int:
+    def shape_pages(self, key: BlockKey) -> int:
         """On how many pages the block's shape appears (0 for a block without a shape)."""
-        shape = block_shape(block)
-        return self.shapes[shape] if shape is not None else 0
+        return self.shapes[key.shape] if key.shape is not None else 0
 
     def to_dict(self) -> dict[str, Any]:
         """The counts as plain JSON-ready data."""

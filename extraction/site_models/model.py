@@ -1,13 +1,18 @@
 """`SiteModel`: one cluster's learned template, revising the single-page labels of `extract`.
 
-A content block is dropped as template when its exact text, or its shape (same place, same text up to
-digits and dates), is on at least the frequent share of the cluster's pages; a site-wide disclaimer
-inside the article area goes the same way. Guardrails: tables, code and list items of the content are
-dropped only for an exact repeat (a shape match says little about rows of numbers or code lines) that
-the page itself does not repeat (an index's "module" under each entry is a field of its records, and
-records are what such a page is for), and a revision that would leave the page without content is not
-applied. Lin & Ho's block entropy is
-reported beside each decision as evidence; it decides nothing alone (see `Decision.entropy`).
+Three cross-page rules, each decision with a reason a person can read:
+- Repeated: a content block whose exact text, or whose shape (same place, same text up to digits and
+  dates), is on at least the frequent share of the cluster's pages is template (seed 001's inverse block
+  document frequency); a site-wide disclaimer inside the article area goes the same way.
+- Template slot (seed 004's style tree, `slots`): a content block outside the cluster's content region,
+  in a place of the template that holds the same few texts from page to page, is template.
+- New in the content region: a block the single page set aside (too short, a caption, a lone link) that
+  is not repeated and sits in the content region, in a place whose text is new on most pages, is content;
+  so is the page's headline, the h1 repeating the title, in a place holding a new heading on every page.
+Guardrails: tables, code and list items of the content are dropped only for an exact repeat (a shape
+match says little about rows of numbers or code lines) that the page itself does not repeat (an index's
+"module" under each entry is a field of its records, and records are what such a page is for), and a
+revision that would leave the page without content is not applied.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from typing import Any
 
 from extraction.config import ExtractionConfig
 from extraction.result import Block, BlockKind, Label
-from extraction.site_models.entropy import TermEntropy
-from extraction.site_models.frequency import BlockFrequency
+from extraction.scoring import same_text
+from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
+from extraction.site_models.slots import TemplateSlots, in_region
 
 # Content structures whose lines look alike from page to page (numbers, code) without being template.
 _PROTECTED = frozenset({BlockKind.TABLE_ROW, BlockKind.CODE, BlockKind.LIST_ITEM})
@@ -28,26 +34,31 @@ _PROTECTED = frozenset({BlockKind.TABLE_ROW, BlockKind.CODE, BlockKind.LIST_ITEM
 
 @dataclass(slots=True, frozen=True)
 class Decision:
-    """The revised label of one block, why, and the cluster evidence behind it.
-
-    `pages` is the larger of the block's exact-text and shape page counts; `entropy` its Lin & Ho block
-    entropy (None without terms), high for template blocks and low for an article's own paragraphs.
-    """
+    """The revised label of one block, why, and on how many of the cluster's pages it (or its shape) is."""
 
     position: int
     label: Label
     reason: str
     pages: int
-    entropy: float | None
+
+
+@dataclass(slots=True, frozen=True)
+class _Context:
+    """What one revision of a page needs from the model, computed once per page."""
+
+    frequent: int
+    region: str | None
+    of: str
+    title: str
 
 
 @dataclass(slots=True)
 class SiteModel:
-    """Block frequencies and term statistics of one cluster of pages."""
+    """Block frequencies, template slots and term statistics of one cluster of pages."""
 
     config: ExtractionConfig = field(default_factory=ExtractionConfig)
     frequency: BlockFrequency = field(default_factory=BlockFrequency)
-    entropy: TermEntropy = field(default_factory=TermEntropy)
+    slots: TemplateSlots = field(default_factory=TemplateSlots)
 
     @property
     def pages(self) -> int:
@@ -59,34 +70,46 @@ class SiteModel:
         """True once the model has seen `site_min_pages` pages: fewer cannot tell template from chance."""
         return self.pages >= self.config.site_min_pages
 
-    def observe(self, blocks: Sequence[Block]) -> None:
+    def keys(self, blocks: Sequence[Block]) -> list[BlockKey]:
+        """The counters' keys of each block (a caller that stores them passes them back in)."""
+        return [block_key(block, self.config.site_shape_max_chars) for block in blocks]
+
+    def observe(self, blocks: Sequence[Block], keys: Sequence[BlockKey] | None = None) -> None:
         """Learn from one page of the cluster (every block, whatever its label)."""
-        self.frequency.observe(blocks)
-        self.entropy.observe(blocks)
+        keys = self.keys(blocks) if keys is None else keys
+        self.frequency.observe(keys)
+        self.slots.observe((block, key.slot, key.shape) for block, key in zip(blocks, keys, strict=True))
 
-    def revise(self, blocks: Sequence[Block]) -> list[Decision]:
-        """One decision per block: content blocks that repeat across the cluster become noise.
+    def revise(
+        self, blocks: Sequence[Block], title: str = "", keys: Sequence[BlockKey] | None = None
+    ) -> list[Decision]:
+        """One decision per block: repeated blocks become noise, new blocks of the content region content.
 
-        Noise stays noise. When every content block would go, the single-page labels stand and each
-        decision says so: a page is never emptied by its template.
+        When every content block would go, the single-page labels stand and each decision says so: a
+        page is never emptied by its template.
         """
+        keys = self.keys(blocks) if keys is None else keys
+        context = self._context(title)
         fields = _record_fields(blocks)
-        decisions = [self._decide(block, block.text in fields) for block in blocks]
+        decisions = [
+            self._decide(block, key, block.text in fields, context)
+            for block, key in zip(blocks, keys, strict=True)
+        ]
         had_content = any(block.is_content for block in blocks)
         if had_content and not any(decision.label is Label.CONTENT for decision in decisions):
             return [self._keep(block, decision) for block, decision in zip(blocks, decisions, strict=True)]
         return decisions
 
-    def apply(self, blocks: Sequence[Block]) -> None:
+    def apply(self, blocks: Sequence[Block], title: str = "", keys: Sequence[BlockKey] | None = None) -> None:
         """Relabel the blocks in place with `revise` (nothing happens before the model is `ready`)."""
         if not self.ready:
             return
-        for block, decision in zip(blocks, self.revise(blocks), strict=True):
+        for block, decision in zip(blocks, self.revise(blocks, title, keys), strict=True):
             block.label, block.reason = decision.label, decision.reason
 
     def to_dict(self) -> dict[str, Any]:
         """The model's state as plain counts, for a pipeline to persist and share between processes."""
-        return {"frequency": self.frequency.to_dict(), "entropy": self.entropy.to_dict()}
+        return {"frequency": self.frequency.to_dict(), "slots": self.slots.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], config: ExtractionConfig | None = None) -> SiteModel:
@@ -94,33 +117,74 @@ class SiteModel:
         return cls(
             config or ExtractionConfig(),
             BlockFrequency.from_dict(data["frequency"]),
-            TermEntropy.from_dict(data["entropy"]),
+            TemplateSlots.from_dict(data["slots"]),
         )
 
-    def _decide(self, block: Block, record_field: bool) -> Decision:
-        text_pages = self.frequency.text_pages(block)
-        shape_pages = self.frequency.shape_pages(block)
-        entropy = self.entropy.block_entropy(block.text)
+    def _context(self, title: str) -> _Context:
+        config = self.config
+        frequent = self.frequency.threshold(config.site_frequent_share, config.site_frequent_min_pages)
+        region = self.slots.region(config.site_region_share)
+        return _Context(frequent, region, f"of {self.pages} pages of this cluster", title)
+
+    def _decide(self, block: Block, key: BlockKey, record_field: bool, context: _Context) -> Decision:
+        text_pages = self.frequency.text_pages(key)
+        shape_pages = self.frequency.shape_pages(key)
         pages = max(text_pages, shape_pages)
+        label, reason = block.label, block.reason
         if block.is_content:
-            frequent = self.frequency.threshold(
-                self.config.site_frequent_share, self.config.site_frequent_min_pages
-            )
-            of = f"of {self.pages} pages of this cluster"
-            if text_pages >= frequent and not (record_field and block.kind in _PROTECTED):
-                return Decision(
-                    block.position, Label.NOISE, f"same text on {text_pages} {of}", pages, entropy
-                )
-            if shape_pages >= frequent and block.kind not in _PROTECTED:
-                reason = f"same block, changing digits, on {shape_pages} {of}"
-                return Decision(block.position, Label.NOISE, reason, pages, entropy)
-        return Decision(block.position, block.label, block.reason, pages, entropy)
+            label, reason = self._repeated(block, text_pages, shape_pages, record_field, context)
+            if label is Label.CONTENT and not in_region(key.slot, context.region):
+                label, reason = self._template_slot(block, key)
+        elif pages < context.frequent:
+            label, reason = self._new_on_page(block, key, pages, context)
+        return Decision(block.position, label, reason, pages)
+
+    def _repeated(
+        self, block: Block, text_pages: int, shape_pages: int, record_field: bool, context: _Context
+    ) -> tuple[Label, str]:
+        """Noise when the block's text or shape is on the frequent share of the cluster's pages."""
+        if text_pages >= context.frequent and not (record_field and block.kind in _PROTECTED):
+            return Label.NOISE, f"same text on {text_pages} {context.of}"
+        if shape_pages >= context.frequent and block.kind not in _PROTECTED:
+            return Label.NOISE, f"same block, changing digits, on {shape_pages} {context.of}"
+        return block.label, block.reason
+
+    def _template_slot(self, block: Block, key: BlockKey) -> tuple[Label, str]:
+        """Noise when the block's place in the template holds the same few texts from page to page."""
+        importance = self.slots.importance(key.slot)
+        if importance < self.config.site_template_importance:
+            texts = self.slots.distinct(key.slot)
+            reason = f"outside the content region, where {texts} texts recur ({importance:.2f} new)"
+            return Label.NOISE, reason
+        return block.label, block.reason
+
+    def _new_on_page(self, block: Block, key: BlockKey, pages: int, context: _Context) -> tuple[Label, str]:
+        """Content when a block set aside by the page is new on it and sits where content lives."""
+        if not block.text:  # stored before, its noise text since purged: nothing to restore
+            return block.label, block.reason
+        importance = self.slots.importance(key.slot)
+        config = self.config
+        if in_region(key.slot, context.region) and importance >= config.site_restore_importance:
+            reason = f"in the content region, not template (on {pages} {context.of})"
+            return Label.CONTENT, reason
+        if (
+            config.site_keep_headline
+            and _headline(block, context.title)
+            and importance >= config.site_headline_importance
+        ):
+            return Label.CONTENT, f"the page's headline (its place holds a new heading, {importance:.2f})"
+        return block.label, block.reason
 
     def _keep(self, block: Block, decision: Decision) -> Decision:
         if block.label is decision.label:
             return decision
         reason = f"{block.reason} (kept: {decision.reason}, but dropping it would leave the page empty)"
-        return Decision(block.position, block.label, reason, decision.pages, decision.entropy)
+        return Decision(block.position, block.label, reason, decision.pages)
+
+
+def _headline(block: Block, title: str) -> bool:
+    """True for the page's main heading: an h1 that repeats the page title."""
+    return block.tag == "h1" and block.kind is BlockKind.HEADING and same_text(block.text, title)
 
 
 def _record_fields(blocks: Sequence[Block]) -> set[str]:

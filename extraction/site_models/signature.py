@@ -12,7 +12,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from extraction.hashing import text_hash
 from extraction.result import Block
 
 Signature = frozenset[int]
@@ -29,9 +31,14 @@ class Cluster:
 
 def page_signature(blocks: Sequence[Block], size: int, depth: int) -> Signature:
     """The hashed shingles of `size` consecutive block layout paths (see `layout_path`)."""
+    return block_paths_signature([block.path for block in blocks], size, depth)
+
+
+def block_paths_signature(block_paths: Iterable[str], size: int, depth: int) -> Signature:
+    """`page_signature` of a page given by its blocks' paths, in page order."""
     paths: list[str] = []
-    for block in blocks:
-        path = layout_path(block.path, depth)
+    for block_path in block_paths:
+        path = layout_path(block_path, depth)
         # A run of blocks in one container (a list, an article's paragraphs) is one layout element:
         # its length is content, not template.
         if not paths or paths[-1] != path:
@@ -39,11 +46,13 @@ def page_signature(blocks: Sequence[Block], size: int, depth: int) -> Signature:
     return path_signature(paths, size)
 
 
+@lru_cache(maxsize=1 << 16)
 def layout_path(path: str, depth: int | None = None) -> str:
     """The first `depth` steps (all when None) of a block path, each reduced to its tag and first class.
 
     The first class names the component (`article.post`, `div.widget`); the classes after it are
-    per-page modifiers (`category-linux`, `postid-0`) that would split one template into many.
+    per-page modifiers (`category-linux`, `postid-0`) that would split one template into many. Cached:
+    a site's pages share a few hundred paths, met thousands of times.
     """
     return "/".join(".".join(step.split(".", 2)[:2]) for step in path.split("/")[:depth])
 
@@ -63,22 +72,43 @@ def similarity(a: Signature, b: Signature) -> float:
     return len(a & b) / len(a | b)
 
 
+def best_cluster(signature: Signature, clusters: Iterable[Cluster], threshold: float) -> Cluster | None:
+    """The most similar cluster at or above `threshold`, or None."""
+    best, best_similarity = None, threshold
+    for cluster in clusters:
+        score = similarity(signature, cluster.signature)
+        if score >= best_similarity:
+            best, best_similarity = cluster, score
+    return best
+
+
 def assign(signature: Signature, clusters: list[Cluster], threshold: float) -> int:
     """The id of the most similar cluster at or above `threshold`; else a new cluster's id.
 
     The representative is the cluster's first page: cheap, stable (a cluster cannot drift page by page
     into another template) and persistable as one set. The chosen cluster's page count is incremented.
     """
-    best, best_similarity = None, threshold
-    for cluster in clusters:
-        score = similarity(signature, cluster.signature)
-        if score >= best_similarity:
-            best, best_similarity = cluster, score
+    best = best_cluster(signature, clusters, threshold)
     if best is None:
         best = Cluster(_next_id(clusters), signature)
         clusters.append(best)
     best.pages += 1
     return best.id
+
+
+def signature_key(signature: Signature) -> str:
+    """A stable 16-hex-digit name of a signature (a cluster is named by its representative's)."""
+    return text_hash(encode_signature(signature))
+
+
+def encode_signature(signature: Signature) -> str:
+    """The signature as text: its shingles in order, 16 hex digits each, space-separated."""
+    return " ".join(f"{shingle:016x}" for shingle in sorted(signature))
+
+
+def decode_signature(text: str) -> Signature:
+    """The inverse of `encode_signature`."""
+    return frozenset(int(shingle, 16) for shingle in text.split())
 
 
 def _next_id(clusters: Iterable[Cluster]) -> int:

@@ -65,6 +65,8 @@ class Cluster(Base):
     site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"))
     signature: Mapped[str] = mapped_column(String)
     page_count: Mapped[int] = mapped_column(Integer, default=0)
+    # The representative signature pages are compared with: space-separated 16-hex-digit shingles.
+    shingles: Mapped[str] = mapped_column(Text, default="", server_default="")
 
 
 class Page(Base):
@@ -109,6 +111,14 @@ class PageBlock(Base):
     block_hash: Mapped[str] = mapped_column(ForeignKey("blocks.hash"), index=True)
     label: Mapped[str] = mapped_column(String(8))
     reason: Mapped[str] = mapped_column(Text, default="")
+    tag: Mapped[str] = mapped_column(String(16), default="", server_default="")
+    kind: Mapped[str] = mapped_column(String(10), default="", server_default="")
+    # The site model's keys: the layout path and the near-duplicate hash (`extraction.site_models`).
+    slot: Mapped[str] = mapped_column(Text, default="", server_default="")
+    shape_hash: Mapped[str | None] = mapped_column(String(16))
+    # The single-page decision, which the cluster's model revises into `label` and `reason`.
+    page_label: Mapped[str] = mapped_column(String(8), default="", server_default="")
+    page_reason: Mapped[str] = mapped_column(Text, default="", server_default="")
 
 
 class ClusterBlockCount(Base):

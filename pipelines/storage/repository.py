@@ -18,7 +18,7 @@ from sqlalchemy import Executable, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from crawler.items import PageItem
+from crawler.items import BlockRecord, PageItem
 from extraction import text_hash
 from pipelines.storage.models import (
     CONTENT,
@@ -31,7 +31,8 @@ from pipelines.storage.models import (
     index_savings,
 )
 
-# A block row as compared between a stored page and its new fetch: (position, hash, label, reason).
+# A block row as compared between a stored page and its new fetch: (position, hash, single-page label and
+# reason). The single-page decision, not the revised one: a cluster's model may have revised the stored row.
 BlockRow = tuple[int, str, str, str]
 # Deltas of cluster_block_counts.pages, by (cluster id, block hash).
 CountDeltas = Counter[tuple[int, str]]
@@ -66,8 +67,12 @@ class _StoredPage:
     blocks: tuple[BlockRow, ...]
 
 
-def store_pages(session: Session, items: Iterable[PageItem]) -> BatchSummary:
-    """Upsert a batch of pages and their blocks in the session's transaction; report what changed."""
+def store_pages(session: Session, items: Iterable[PageItem], keep_noise_text: bool = False) -> BatchSummary:
+    """Upsert a batch of pages and their blocks in the session's transaction; report what changed.
+
+    `keep_noise_text` keeps the text of noise blocks too, until a cluster's model has re-cleaned the page
+    (`pipelines.storage.reclean`); without it only content text is stored.
+    """
     pages = {item.url: item for item in items}  # a URL fetched twice in one batch: the last fetch wins
     if not pages:
         return BatchSummary()
@@ -76,7 +81,7 @@ def store_pages(session: Session, items: Iterable[PageItem]) -> BatchSummary:
     replaced = [url for url in stored if _replaces(stored[url], pages[url], rows[url])]
     # Blocks are written for new and changed pages; an unchanged page only gets its row refreshed.
     written = [url for url in pages if url not in stored or url in replaced]
-    _upsert_blocks(session, [pages[url] for url in written])
+    _upsert_blocks(session, [pages[url] for url in written], keep_noise_text)
     page_ids = _upsert_pages(session, rows, stored, replaced)
     _write_page_blocks(session, [stored[url].id for url in replaced], page_ids, pages)
     _update_counts(session, pages, rows, stored, replaced, written)
@@ -90,13 +95,28 @@ def savings_by_site(session: Session) -> list[SiteSavings]:
     return [SiteSavings(*row) for row in rows]
 
 
+def cluster_ids(session: Session, clusters: Iterable[tuple[str, str]]) -> list[int]:
+    """The ids of the stored clusters named by (site host, cluster name) pairs, in id order."""
+    wanted = set(clusters)
+    if not wanted:
+        return []
+    rows = session.execute(
+        select(Site.host, Cluster.signature, Cluster.id)
+        .join(Site, Site.id == Cluster.site_id)
+        .where(Site.host.in_({host for host, _ in wanted}))
+        .where(Cluster.signature.in_({name for _, name in wanted}))
+        .order_by(Cluster.id)
+    )
+    return [cluster_id for host, name, cluster_id in rows if (host, name) in wanted]
+
+
 def site_of(item: PageItem) -> str:
     """The item's site (host[:port]), from the clustering pipeline or else from its URL."""
     return item.site or urlsplit(item.url).netloc.rpartition("@")[2].lower()
 
 
 def _page_rows(session: Session, pages: Mapping[str, PageItem]) -> dict[str, dict[str, Any]]:
-    sites = _site_ids(session, {site_of(item) for item in pages.values()})
+    sites = site_ids(session, {site_of(item) for item in pages.values()})
     wanted = {(sites[site_of(item)], item.cluster) for item in pages.values() if item.cluster}
     clusters = _cluster_ids(session, wanted)
     return {url: _page_row(item, sites, clusters) for url, item in pages.items()}
@@ -127,7 +147,7 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def _insert(session: Session, model: type[Any]) -> postgresql.Insert | sqlite.Insert:
+def insert_for(session: Session, model: type[Any]) -> postgresql.Insert | sqlite.Insert:
     """An INSERT for `model` in the session's dialect, which has ON CONFLICT (upsert) clauses."""
     if session.get_bind().dialect.name == "postgresql":
         return postgresql.insert(model)
@@ -140,10 +160,11 @@ def _executemany(session: Session, stmt: Executable, rows: list[dict[str, Any]])
     session.connection().execute(stmt, rows)
 
 
-def _site_ids(session: Session, hosts: set[str]) -> dict[str, int]:
+def site_ids(session: Session, hosts: set[str]) -> dict[str, int]:
+    """The ids of the sites of `hosts`, added when new."""
     # Sorted rows take row locks in one order in every process, so concurrent batches cannot deadlock.
     rows = [{"host": host} for host in sorted(hosts)]
-    session.execute(_insert(session, Site).on_conflict_do_nothing(index_elements=["host"]), rows)
+    session.execute(insert_for(session, Site).on_conflict_do_nothing(index_elements=["host"]), rows)
     found = session.execute(select(Site.host, Site.id).where(Site.host.in_(hosts)))
     return dict(found.all())
 
@@ -154,7 +175,7 @@ def _cluster_ids(session: Session, wanted: set[tuple[int, str]]) -> dict[tuple[i
     rows = [
         {"site_id": site_id, "signature": signature, "page_count": 0} for site_id, signature in sorted(wanted)
     ]
-    stmt = _insert(session, Cluster).on_conflict_do_nothing(index_elements=["site_id", "signature"])
+    stmt = insert_for(session, Cluster).on_conflict_do_nothing(index_elements=["site_id", "signature"])
     session.execute(stmt, rows)
     found = session.execute(
         select(Cluster.site_id, Cluster.signature, Cluster.id).where(
@@ -165,17 +186,18 @@ def _cluster_ids(session: Session, wanted: set[tuple[int, str]]) -> dict[tuple[i
     return {(site_id, signature): cluster_id for site_id, signature, cluster_id in found}
 
 
-def _upsert_blocks(session: Session, items: Iterable[PageItem]) -> None:
-    """Record every hash once; keep text for content only, adding it when a noise-only hash turns content."""
+def _upsert_blocks(session: Session, items: Iterable[PageItem], keep_noise_text: bool) -> None:
+    """Record every hash once; keep text for content (and noise, when asked), adding it when a hash whose
+    text was not kept turns content."""
     blocks: dict[str, dict[str, Any]] = {}
     for item in items:
         for block in item.blocks:
             row = blocks.setdefault(
                 block.hash, {"hash": block.hash, "text": None, "first_seen": _utc(item.fetched_at)}
             )
-            if block.label == CONTENT and row["text"] is None:
+            if (keep_noise_text or block.label == CONTENT) and block.text and row["text"] is None:
                 row["text"] = block.text
-    stmt = _insert(session, Block)
+    stmt = insert_for(session, Block)
     stmt = stmt.on_conflict_do_update(
         index_elements=["hash"],
         set_={"text": stmt.excluded.text},
@@ -191,7 +213,13 @@ def _stored_pages(session: Session, urls: Sequence[str]) -> dict[str, _StoredPag
         return {}
     blocks: dict[int, list[BlockRow]] = {page_id: [] for _, page_id, _ in found}
     rows = session.execute(
-        select(PageBlock.page_id, PageBlock.position, PageBlock.block_hash, PageBlock.label, PageBlock.reason)
+        select(
+            PageBlock.page_id,
+            PageBlock.position,
+            PageBlock.block_hash,
+            PageBlock.page_label,
+            PageBlock.page_reason,
+        )
         .where(PageBlock.page_id.in_(blocks))
         .order_by(PageBlock.page_id, PageBlock.position)
     )
@@ -203,7 +231,12 @@ def _stored_pages(session: Session, urls: Sequence[str]) -> dict[str, _StoredPag
 
 
 def _block_rows(item: PageItem) -> tuple[BlockRow, ...]:
-    return tuple(sorted((block.position, block.hash, block.label, block.reason) for block in item.blocks))
+    return tuple(sorted((block.position, block.hash, *_single_page(block)) for block in item.blocks))
+
+
+def _single_page(block: BlockRecord) -> tuple[str, str]:
+    """The single-page label and reason of a block (its only ones when no site model revised it)."""
+    return (block.page_label or block.label, block.page_reason if block.page_label else block.reason)
 
 
 def _replaces(stored: _StoredPage, item: PageItem, row: Mapping[str, Any]) -> bool:
@@ -234,18 +267,27 @@ def _write_page_blocks(
     if replaced_ids:
         session.execute(delete(PageBlock).where(PageBlock.page_id.in_(replaced_ids)))
     rows = [
-        {
-            "page_id": page_id,
-            "position": block.position,
-            "block_hash": block.hash,
-            "label": block.label,
-            "reason": block.reason,
-        }
-        for url, page_id in page_ids.items()
-        for block in pages[url].blocks
+        _page_block_row(page_id, block) for url, page_id in page_ids.items() for block in pages[url].blocks
     ]
     if rows:
         _executemany(session, insert(PageBlock), rows)
+
+
+def _page_block_row(page_id: int, block: BlockRecord) -> dict[str, Any]:
+    page_label, page_reason = _single_page(block)
+    return {
+        "page_id": page_id,
+        "position": block.position,
+        "block_hash": block.hash,
+        "label": block.label,
+        "reason": block.reason,
+        "tag": block.tag[:16],
+        "kind": block.kind,
+        "slot": block.slot,
+        "shape_hash": block.shape,
+        "page_label": page_label,
+        "page_reason": page_reason,
+    }
 
 
 def _update_counts(
@@ -283,7 +325,7 @@ def _apply_counts(session: Session, deltas: CountDeltas) -> None:
     ]
     if not rows:
         return
-    stmt = _insert(session, ClusterBlockCount)
+    stmt = insert_for(session, ClusterBlockCount)
     stmt = stmt.on_conflict_do_update(
         index_elements=["cluster_id", "block_hash"],
         set_={"pages": ClusterBlockCount.pages + stmt.excluded.pages},

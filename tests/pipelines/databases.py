@@ -31,7 +31,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'store.db'}"
     else:
-        yield from _postgres_schema()
+        yield from postgres_schema()
 
 
 @pytest.fixture
@@ -43,7 +43,8 @@ def sessions(database_url: str) -> Iterator[sessionmaker[Session]]:
     engine.dispose()
 
 
-def _postgres_schema() -> Iterator[str]:
+def postgres_schema() -> Iterator[str]:
+    """Yield the URL of a new PostgreSQL schema of its own; drop it when the generator closes."""
     schema = f"cc_{uuid4().hex}"
     admin = create_engine(POSTGRES_URL, connect_args={"connect_timeout": 5})
     try:

@@ -8,14 +8,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from crawler.items import BlockRecord, PageItem
-from extraction import ExtractionResult, extract, text_hash
+from extraction import ExtractionConfig, ExtractionResult, extract, text_hash
 
 FETCHED_AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
 
 def to_item(result: ExtractionResult, url: str, raw_html_bytes: int, cluster: str = "template") -> PageItem:
     """A `PageItem` from an extraction result, with the fields the clustering and noise pipelines add."""
-    item = PageItem.of(result, url, 200, raw_html_bytes, FETCHED_AT)
+    item = PageItem.of(result, url, 200, raw_html_bytes, FETCHED_AT, ExtractionConfig().site_shape_max_chars)
     item.site = urlsplit(url).netloc
     item.cluster = cluster
     item.content_hash = text_hash(result.text)

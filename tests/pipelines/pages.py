@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from scrapy.http import HtmlResponse
 
 from crawler.items import PageItem
 from crawler.spiders.site import page_item
-from extraction import extract
+from extraction import ExtractionConfig, extract
 
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 WHIZZY_POSTS = (
@@ -19,13 +20,22 @@ WHIZZY_POSTS = (
 )
 
 
+def whizzy_post_files(shared_dir: Path, count: int) -> list[str]:
+    """The first `count` posts of the whizzy ground truth (files under sites/whizzy)."""
+    truth = shared_dir / "sites" / "ground_truth" / "whizzy.jsonl"
+    if not truth.is_file():
+        pytest.skip(f"whizzy ground truth not found at {truth}")
+    lines = truth.read_text(encoding="utf-8").splitlines()[:count]
+    return [json.loads(line)["file"] for line in lines]
+
+
 def item_from_file(path: Path, url: str) -> PageItem:
     """Extract a served file as the spider would and return its item."""
     if not path.is_file():
         pytest.skip(f"{path} is missing")
     headers = {"Content-Type": "text/html"}
     response = HtmlResponse(url, body=path.read_bytes(), headers=headers, request=Request(url))
-    return page_item(response, url, extract(response.body, url=url))
+    return page_item(response, url, extract(response.body, url=url), ExtractionConfig())
 
 
 def whizzy_item(shared_dir: Path, relative: str) -> PageItem:

@@ -1,4 +1,4 @@
-"""ClusterPipeline: site of a page and its template signature."""
+"""ClusterPipeline: the site of a page and its template cluster, shared through the database."""
 
 from __future__ import annotations
 
@@ -8,58 +8,63 @@ import pytest
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
-from crawler.items import BlockRecord, PageItem
-from pipelines.cluster import ClusterPipeline, template_signature
+from crawler.items import PageItem
+from extraction import ExtractionConfig
+from pipelines.cluster import ClusterPipeline
 from tests.pipelines.pages import PYTHON_DOCS, WHIZZY_POSTS, item_from_file, whizzy_item
 
-
-def _clustered(item: PageItem) -> PageItem:
-    return ClusterPipeline().process_item(item)
+WHIZZY_ARCHIVE = "category/linux/index.html"
 
 
-def test_two_whizzy_posts_share_a_signature(shared_dir: Path) -> None:
-    first, second = (_clustered(whizzy_item(shared_dir, post)) for post in WHIZZY_POSTS)
+def _clustered(pipeline: ClusterPipeline, item: PageItem) -> PageItem:
+    return pipeline.process_item(item)
+
+
+def _docs_item(name: str) -> PageItem:
+    return item_from_file(PYTHON_DOCS / name, f"http://127.0.0.1:8001/{name}")
+
+
+def test_two_whizzy_posts_share_a_cluster(shared_dir: Path) -> None:
+    pipeline = ClusterPipeline(ExtractionConfig())
+    first, second = (_clustered(pipeline, whizzy_item(shared_dir, post)) for post in WHIZZY_POSTS)
     assert first.cluster == second.cluster
     assert len(first.cluster) == 16
 
 
-def test_a_whizzy_post_and_a_python_docs_page_differ(shared_dir: Path) -> None:
-    post = _clustered(whizzy_item(shared_dir, WHIZZY_POSTS[0]))
-    docs = _clustered(
-        item_from_file(PYTHON_DOCS / "library" / "os.html", "http://127.0.0.1:8001/library/os.html")
-    )
-    assert post.cluster != docs.cluster
+def test_a_post_and_an_archive_page_of_one_site_are_two_templates(shared_dir: Path) -> None:
+    pipeline = ClusterPipeline(ExtractionConfig())
+    post = _clustered(pipeline, whizzy_item(shared_dir, WHIZZY_POSTS[0]))
+    archive = _clustered(pipeline, whizzy_item(shared_dir, WHIZZY_ARCHIVE))
+    assert post.site == archive.site
+    assert post.cluster != archive.cluster
 
 
-def test_two_python_docs_pages_share_a_signature() -> None:
-    pages = [
-        _clustered(item_from_file(PYTHON_DOCS / name, f"http://127.0.0.1:8001/{name}"))
-        for name in ("library/os.html", "library/json.html")
-    ]
-    assert pages[0].cluster == pages[1].cluster
+def test_two_python_docs_pages_share_a_cluster_apart_from_whizzy(shared_dir: Path) -> None:
+    pipeline = ClusterPipeline(ExtractionConfig())
+    docs = [_clustered(pipeline, _docs_item(name)) for name in ("library/os.html", "library/json.html")]
+    assert docs[0].cluster == docs[1].cluster
+    post = _clustered(pipeline, whizzy_item(shared_dir, WHIZZY_POSTS[0]))
+    assert post.cluster != docs[0].cluster
 
 
 def test_site_is_host_and_port_of_the_final_url(shared_dir: Path) -> None:
     item = whizzy_item(shared_dir, WHIZZY_POSTS[0])
     item.final_url = "http://127.0.0.1:8000/moved/"
-    assert _clustered(item).site == "127.0.0.1:8000"
+    assert _clustered(ClusterPipeline(ExtractionConfig()), item).site == "127.0.0.1:8000"
 
 
-def _block(path: str, text: str) -> BlockRecord:
-    return BlockRecord(position=0, hash="", label="noise", reason="", path=path, kind="text", text=text)
-
-
-def test_signature_ignores_text_depth_and_body_classes() -> None:
-    layout = ["body.post-1/div.wrap/header/p", "body.post-1/div.wrap/main.m/article/div/p"]
-    other_page = ["body.post-2.category-x/div.wrap/header/p", "body.post-2/div.wrap/main.m/article/div/ul/li"]
-    assert template_signature(layout) == template_signature(other_page)
-    assert template_signature(layout) != template_signature(["body/div.wrap/aside/p"])
-    assert template_signature(layout) != template_signature(layout, depth=5)
-
-
-def test_signature_is_deterministic_and_order_free() -> None:
-    paths = ["body/div.a/p", "body/div.b/p", "body/div.a/ul/li"]
-    assert template_signature(paths) == template_signature(reversed(paths))
+def test_clusters_are_shared_through_the_database(shared_dir: Path, tmp_path: Path) -> None:
+    # A second process (here: a second pipeline) finds the cluster the first one founded.
+    url = f"sqlite:///{tmp_path / 'clusters.db'}"
+    first, second = ClusterPipeline(ExtractionConfig(), url), ClusterPipeline(ExtractionConfig(), url)
+    first.open_spider()
+    second.open_spider()
+    try:
+        founded = _clustered(first, whizzy_item(shared_dir, WHIZZY_POSTS[0])).cluster
+        assert _clustered(second, whizzy_item(shared_dir, WHIZZY_POSTS[1])).cluster == founded
+    finally:
+        first.close_spider()
+        second.close_spider()
 
 
 def test_cluster_enabled_false_switches_the_pipeline_off() -> None:
@@ -67,8 +72,6 @@ def test_cluster_enabled_false_switches_the_pipeline_off() -> None:
         ClusterPipeline.from_crawler(get_crawler(settings_dict={"CLUSTER_ENABLED": "False"}))
 
 
-def test_path_depth_is_a_setting() -> None:
-    pipeline = ClusterPipeline.from_crawler(get_crawler(settings_dict={"CLUSTER_PATH_DEPTH": "2"}))
-    assert pipeline.depth == 2
-    with pytest.raises(ValueError, match="CLUSTER_PATH_DEPTH"):
-        ClusterPipeline.from_crawler(get_crawler(settings_dict={"CLUSTER_PATH_DEPTH": "0"}))
+def test_threshold_is_an_extraction_setting() -> None:
+    crawler = get_crawler(settings_dict={"EXTRACTION_SITE_CLUSTER_THRESHOLD": "0.9"})
+    assert ClusterPipeline.from_crawler(crawler).config.site_cluster_threshold == 0.9

@@ -1,4 +1,4 @@
-"""NoisePipeline: noise text cleared, content hash, stats, pages without blocks dropped."""
+"""NoisePipeline: site models revise labels; without them noise text is cleared; hash, stats, drops."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from crawler import stats
 from crawler.items import BlockRecord, PageItem
 from extraction import text_hash
 from pipelines.noise import NoisePipeline
-from tests.pipelines.pages import WHIZZY_POSTS, whizzy_item
+from tests.pipelines.pages import WHIZZY_POSTS, whizzy_item, whizzy_post_files
 
 
 @pytest.fixture
 def crawler() -> Crawler:
-    return get_crawler()
+    """A crawler with site models off: labels stay single-page and noise text is cleared here."""
+    return get_crawler(settings_dict={"SITE_MODELS_ENABLED": "False"})
 
 
 def _pipeline(crawler: Crawler) -> NoisePipeline:
@@ -79,6 +80,26 @@ def test_a_page_of_noise_only_is_kept_for_the_template_model(crawler: Crawler) -
     assert item.blocks[0].text == ""
     assert item.content_text == ""
     assert item.content_hash == text_hash("")
+
+
+def test_site_models_revise_pages_once_the_cluster_is_ready(shared_dir: Path) -> None:
+    crawler = get_crawler(settings_dict={"EXTRACTION_SITE_MIN_PAGES": "5"})
+    pipeline = NoisePipeline.from_crawler(crawler)
+    items = []
+    for post in whizzy_post_files(shared_dir, 6):
+        item = whizzy_item(shared_dir, post)
+        item.site, item.cluster = "127.0.0.1:8000", "posts"
+        items.append(pipeline.process_item(item))
+    assert [item.model_pages for item in items] == [1, 2, 3, 4, 5, 6]
+    first, last = items[0], items[-1]
+    # Before the model is ready the single-page labels stand, and noise keeps its text for re-cleaning.
+    assert all(block.label == block.page_label for block in first.blocks)
+    assert any(block.label == "noise" and block.text for block in first.blocks)
+    # Once ready: the headline is content, the footer line repeated on every post is not.
+    headline = next(block for block in last.blocks if block.tag == "h1")
+    assert (headline.page_label, headline.label) == ("noise", "content")
+    assert "headline" in headline.reason
+    assert not any("Comments have moved" in block.text for block in last.blocks if block.label == "content")
 
 
 def test_a_page_without_blocks_is_dropped_with_a_reason(crawler: Crawler) -> None:

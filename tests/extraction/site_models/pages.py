@@ -11,6 +11,8 @@ from extraction.result import Block
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 # A post whose only content is its title: every block the page keeps is template.
 TITLE_ONLY_POST = "2009/09/28/the-same/index.html"
+# A post of two one-line paragraphs, which the single-page model finds too short to keep.
+SHORT_POST = "2009/06/12/krod-mandoon-and-the-flaming-sword-of-fire/index.html"
 HEATING_POST = "2014/02/04/raspberry-pi-powered-heating-controller-part-4/index.html"
 
 

@@ -4,50 +4,69 @@ from __future__ import annotations
 
 import json
 
-from extraction import ExtractionResult
+from extraction import ExtractionConfig, ExtractionResult
 from extraction.result import Block, BlockKind
-from extraction.site_models.frequency import BlockFrequency, block_shape, mask_text
+from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key, mask_text
 from tests.extraction.pages import find_block
 from tests.extraction.site_models.pages import HEATING_POST
+
+SHAPE_MAX_CHARS = ExtractionConfig().site_shape_max_chars
+
+
+def _key(block: Block) -> BlockKey:
+    return block_key(block, SHAPE_MAX_CHARS)
 
 
 def _frequency(posts: dict[str, ExtractionResult]) -> BlockFrequency:
     frequency = BlockFrequency()
     for post in posts.values():
-        frequency.observe(post.blocks)
+        frequency.observe([_key(block) for block in post.blocks])
     return frequency
 
 
 def test_sidebar_block_is_on_every_page(whizzy_posts: dict[str, ExtractionResult]) -> None:
     frequency = _frequency(whizzy_posts)
     sidebar = find_block(whizzy_posts[HEATING_POST].blocks, "Recent Posts", exact=True)
-    assert frequency.text_pages(sidebar) == frequency.pages == len(whizzy_posts)
+    assert frequency.text_pages(_key(sidebar)) == frequency.pages == len(whizzy_posts)
 
 
 def test_article_paragraph_is_on_one_page(whizzy_posts: dict[str, ExtractionResult]) -> None:
     frequency = _frequency(whizzy_posts)
     paragraph = max(whizzy_posts[HEATING_POST].content_blocks, key=lambda block: len(block.text))
-    assert frequency.text_pages(paragraph) == 1
+    assert frequency.text_pages(_key(paragraph)) == 1
 
 
 def test_a_block_repeated_on_a_page_counts_once() -> None:
     block = Block(0, "body/p", "p", BlockKind.PARAGRAPH, "Share this post")
     frequency = BlockFrequency()
-    frequency.observe([block, block, block])
-    assert frequency.text_pages(block) == 1
+    frequency.observe([_key(block)] * 3)
+    assert frequency.text_pages(_key(block)) == 1
 
 
 def test_changing_dates_share_a_shape() -> None:
     assert mask_text("Posted on 12 May 2014") == mask_text("Posted on  3 June 2019") == "Posted on 0 0 0"
     rows = [Block(0, "body/table/tr", "tr", BlockKind.TABLE_ROW, text) for text in ("1 | 3 | 4", "2 | 7")]
-    assert [block_shape(row) for row in rows] == [None, None]
+    assert [_key(row).shape for row in rows] == [None, None]
+
+
+def test_a_long_block_is_its_own_shape() -> None:
+    long = "Posted on 12 May 2014. " * 20
+    assert (
+        _key(Block(0, "body/p", "p", BlockKind.PARAGRAPH, long)).shape
+        == _key(Block(0, "body/p", "p", BlockKind.PARAGRAPH, long)).shape
+    )
+    other = long.replace("2014", "2019")
+    assert (
+        _key(Block(0, "body/p", "p", BlockKind.PARAGRAPH, other)).shape
+        != _key(Block(0, "body/p", "p", BlockKind.PARAGRAPH, long)).shape
+    )
 
 
 def test_post_date_line_counts_as_repeated(whizzy_posts: dict[str, ExtractionResult]) -> None:
     frequency = _frequency(whizzy_posts)
     meta = find_block(whizzy_posts[HEATING_POST].blocks, "Posted by will / ")
-    assert frequency.text_pages(meta) < frequency.pages / 2
-    assert frequency.shape_pages(meta) == frequency.pages
+    assert frequency.text_pages(_key(meta)) < frequency.pages / 2
+    assert frequency.shape_pages(_key(meta)) == frequency.pages
 
 
 def test_threshold_is_a_share_with_a_floor() -> None:

@@ -1,0 +1,147 @@
+"""Re-cleaning with the clusters' models: after the threshold, at the end, and across crawler processes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from scrapy.utils.test import get_crawler
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from pipelines.cluster import ClusterPipeline
+from pipelines.noise import NoisePipeline
+from pipelines.storage import make_engine, session_factory
+from pipelines.storage.models import Block, Page, PageBlock, clean_pages
+from pipelines.store import StoragePipeline
+from tests.pipelines.databases import postgres_schema
+from tests.pipelines.pages import whizzy_item, whizzy_post_files
+
+MIN_PAGES = 5
+
+
+class Process:
+    """The three pipelines of one crawler process, on one database."""
+
+    def __init__(self, database_url: str) -> None:
+        settings = {
+            "DATABASE_URL": database_url,
+            "STORAGE_BATCH_SIZE": 1,
+            "EXTRACTION_SITE_MIN_PAGES": MIN_PAGES,
+        }
+        crawler = get_crawler(settings_dict=settings)
+        self.cluster = ClusterPipeline.from_crawler(crawler)
+        self.noise = NoisePipeline.from_crawler(crawler)
+        self.store = StoragePipeline.from_crawler(crawler)
+        self.cluster.open_spider()
+        self.store.open_spider()
+
+    def crawl(self, shared_dir: Path, post: str) -> None:
+        """Pass one whizzy post through the pipelines, as the spider's item."""
+        item = whizzy_item(shared_dir, post)
+        self.store.process_item(self.noise.process_item(self.cluster.process_item(item)))
+
+    def close(self) -> None:
+        self.store.close_spider()
+        self.cluster.close_spider()
+
+
+@contextmanager
+def _sessions(database_url: str) -> Iterator[sessionmaker[Session]]:
+    engine = make_engine(database_url)
+    try:
+        yield session_factory(engine)
+    finally:
+        engine.dispose()
+
+
+def _labels(database_url: str) -> dict[tuple[str, int], tuple[str, str]]:
+    """(url, position) -> (label, reason) of every stored block."""
+    with _sessions(database_url) as sessions, sessions() as session:
+        rows = session.execute(
+            select(Page.url, PageBlock.position, PageBlock.label, PageBlock.reason).join(
+                PageBlock, PageBlock.page_id == Page.id
+            )
+        )
+        return {(url, position): (label, reason) for url, position, label, reason in rows}
+
+
+def _headline(database_url: str, url_part: str) -> tuple[str, str]:
+    """The (single-page label, label) of the h1 block of the stored page whose URL holds `url_part`."""
+    with _sessions(database_url) as sessions, sessions() as session:
+        row = session.execute(
+            select(PageBlock.page_label, PageBlock.label)
+            .join(Page, Page.id == PageBlock.page_id)
+            .where(Page.url.endswith(url_part), PageBlock.tag == "h1")
+            .order_by(PageBlock.position)
+        ).first()
+        assert row is not None
+        return row.page_label, row.label
+
+
+def test_pages_stored_before_the_threshold_are_recleaned(shared_dir: Path, database_url: str) -> None:
+    posts = whizzy_post_files(shared_dir, MIN_PAGES + 1)
+    first = posts[0].removesuffix("index.html")
+    process = Process(database_url)
+    for post in posts[: MIN_PAGES - 1]:
+        process.crawl(shared_dir, post)
+    # The first pages keep their single-page labels: the post's headline is set aside as the title.
+    assert _headline(database_url, first) == ("noise", "noise")
+    process.crawl(shared_dir, posts[MIN_PAGES - 1])
+    # The cluster's model is ready: the pages stored before are re-cleaned, the headline is content.
+    assert _headline(database_url, first) == ("noise", "content")
+    process.crawl(shared_dir, posts[MIN_PAGES])
+    process.close()
+    # At the end every page, before the threshold or after it, has its headline and no template line.
+    for post in posts:
+        assert _headline(database_url, post.removesuffix("index.html")) == ("noise", "content")
+    with _sessions(database_url) as sessions, sessions() as session:
+        texts = session.scalars(select(clean_pages.c.text)).all()
+    assert len(texts) == len(posts)
+    assert not any("Comments have moved" in (text or "") for text in texts)
+
+
+def test_noise_text_is_forgotten_when_the_crawl_ends(shared_dir: Path, database_url: str) -> None:
+    process = Process(database_url)
+    for post in whizzy_post_files(shared_dir, MIN_PAGES + 1):
+        process.crawl(shared_dir, post)
+    with _sessions(database_url) as sessions, sessions() as session:
+        assert (
+            session.scalar(select(Block.hash).where(Block.text.contains("On code and gadgets."))) is not None
+        )
+    process.close()
+    with _sessions(database_url) as sessions, sessions() as session:
+        kept = session.scalars(select(Block.text).where(Block.text.is_not(None))).all()
+        content = set(session.scalars(select(PageBlock.block_hash).where(PageBlock.label == "content")))
+        all_text = session.scalars(select(Block.hash).where(Block.text.is_not(None))).all()
+    assert not any("On code and gadgets." in text for text in kept)
+    assert set(all_text) <= content
+
+
+@pytest.mark.postgres
+def test_two_processes_sharing_postgresql_decide_as_one(shared_dir: Path) -> None:
+    posts = whizzy_post_files(shared_dir, 12)
+    with _schema() as shared_url, _schema() as single_url:
+        one, two = Process(shared_url), Process(shared_url)
+        for index, post in enumerate(posts):
+            (one if index % 2 else two).crawl(shared_dir, post)
+        one.close()
+        two.close()
+        alone = Process(single_url)
+        for post in posts:
+            alone.crawl(shared_dir, post)
+        alone.close()
+        shared, single = _labels(shared_url), _labels(single_url)
+    assert shared == single
+    assert any(label == "content" and "headline" in reason for label, reason in shared.values())
+
+
+@contextmanager
+def _schema() -> Iterator[str]:
+    schemas = postgres_schema()
+    try:
+        yield next(schemas)
+    finally:
+        schemas.close()
