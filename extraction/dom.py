@@ -38,15 +38,17 @@ _REMOVED_TAGS = (
 # script moves them into place on load: their text is the page a reader sees, so `hidden` does not count.
 _STREAMED_SEGMENT = re.compile(r"S:\d+")
 # Attributes that may hide their element; selecting attributes is twice as fast as testing every element,
-# and the style test runs in Python, cheaper than XPath string functions.
-_HIDING_ATTRIBUTES = etree.XPath("//@style|//@hidden|//@aria-hidden")
+# and the style test runs in Python, cheaper than XPath string functions. `/descendant::*` visits elements
+# only, where `//` would also visit every text node.
+_HIDING_ATTRIBUTES = etree.XPath("/descendant::*/@style|/descendant::*/@hidden|/descendant::*/@aria-hidden")
 _TEXT_LENGTH = etree.XPath("string-length(normalize-space(.))")
 # Hidden elements are renamed to this tag, then stripped with the removed tags.
 _HIDDEN_MARK = "cleancrawl-hidden"
 _DEFAULT_CONFIG = ExtractionConfig()
-_TITLE = etree.XPath("string(//head/title | //title)")
-_OG_TITLE = etree.XPath("string(//meta[@property='og:title']/@content)")
-_BODY = etree.XPath("//body")
+# The first match in document order; `[1]` on the descendant axis lets libxml2 stop there.
+_TITLE = etree.XPath("string(/descendant::title[1])")
+_OG_TITLE = etree.XPath("string(/descendant::meta[@property='og:title']/@content)")
+_BODY = etree.XPath("/descendant::body[1]")
 
 
 class ParsedHtml(NamedTuple):

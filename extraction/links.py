@@ -13,7 +13,10 @@ from urllib.parse import urljoin
 from lxml import etree
 
 _BASE_HREF = etree.XPath("string(//head/base/@href)")
-_REFRESH = etree.XPath("string(//meta[translate(@http-equiv, 'REFSH', 'refsh')='refresh']/@content)")
+# Only metas with an http-equiv reach the costly translate().
+_REFRESH = etree.XPath(
+    "string(/descendant::meta[@http-equiv][translate(@http-equiv, 'REFSH', 'refsh')='refresh']/@content)"
+)
 # "5; url=/next", "0;URL='/next'", "0, /next": a delay, a separator, then the target.
 _REFRESH_URL = re.compile(r"""^\s*\d+(?:\.\d*)?\s*[;,]\s*(?:url\s*=\s*)?["']?([^"'\s]+)""", re.IGNORECASE)
 _FOLLOWED_SCHEMES = frozenset({"http", "https"})

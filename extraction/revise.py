@@ -8,6 +8,8 @@ that qualify on their own join the area, and so do nodes that repeat the best no
 
 from __future__ import annotations
 
+import itertools
+
 from extraction.config import ExtractionConfig
 from extraction.result import Block, Label
 from extraction.scoring import ContentArea, link_density
@@ -75,30 +77,27 @@ def drop_stranded_short_blocks(blocks: list[Block], config: ExtractionConfig) ->
     jusText's context step, on our labels: a price, an "Add to cart" or a date between two noise
     blocks reads as part of the chrome around it, while a short heading next to article text stays.
     """
-    index = 0
-    while index < len(blocks):
-        if not _short_content(blocks[index], config):
-            index += 1
-            continue
-        end = index
-        while end < len(blocks) and _short_content(blocks[end], config):
-            end += 1
-        if not _content_near(blocks, index - 1, -1, config) and not _content_near(blocks, end, 1, config):
-            for block in blocks[index:end]:
+    limit = config.stranded_max_chars
+    short = [block.label is Label.CONTENT and block.features.text_length < limit for block in blocks]
+    start = 0
+    for is_short, run in itertools.groupby(short):
+        end = start + len(list(run))
+        if (
+            is_short
+            and not _content_near(blocks, start - 1, -1, limit)
+            and not _content_near(blocks, end, 1, limit)
+        ):
+            for block in blocks[start:end]:
                 block.label, block.reason = Label.NOISE, "short text between noise blocks"
-        index = end
+        start = end
 
 
-def _short_content(block: Block, config: ExtractionConfig) -> bool:
-    return block.is_content and block.features.text_length < config.stranded_max_chars
-
-
-def _content_near(blocks: list[Block], start: int, step: int, config: ExtractionConfig) -> bool:
+def _content_near(blocks: list[Block], start: int, step: int, limit: int) -> bool:
     # The nearest block on that side that is not short noise decides; the page's edge counts as noise.
     index = start
     while 0 <= index < len(blocks):
         block = blocks[index]
-        if block.is_content or block.features.text_length >= config.stranded_max_chars:
-            return block.is_content
+        if block.label is Label.CONTENT or block.features.text_length >= limit:
+            return block.label is Label.CONTENT
         index += step
     return False

@@ -153,3 +153,15 @@ def test_every_block_has_text() -> None:
     for name in (NEWS, DOCS, FORUM, FORUM_ARCH):
         for block in segment_html(fixture_text(name)).blocks:
             assert block.text.strip(), (name, block.position)
+
+
+def test_path_steps_fold_every_run_of_digits() -> None:
+    html = '<div id="post-1234" class="col-12  x00y7 \u0663\u0664"><p>Some text</p></div>'
+    (block,) = segment_html(html).blocks
+    assert block.path.endswith("/div.post-0.col-0.x0y0.0/p")
+
+
+def test_punctuation_counts_ascii_and_full_width_marks() -> None:
+    html = "<p>\u4f60\u597d\uff0c\u4e16\u754c\u3002 Hi, there! \u201cquoted\u201d \u3003</p>"
+    (block,) = segment_html(html).blocks
+    assert block.features.punctuation_count == 4
