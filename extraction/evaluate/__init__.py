@@ -2,10 +2,14 @@
 
     python -m extraction.evaluate DATASET_DIR [--predictions OUT.json] [--json METRICS.json]
         [--compare trafilatura,trafilatura-fast,readability,justext,resiliparse]
-        [--exclude-flagged] [--limit N]
+        [--method NAME|all] [--exclude-flagged] [--limit N]
 
-Modules: `datasets` (layout and loading), `metric` (the article-extraction-benchmark shingle metric and the
-snippet checks), `peers` (cleancrawl and the comparison extractors, imported lazily), `runner` (timing and
-peak memory of one extractor's run), `report` (tables and JSON). All extractors run in one process over
-the same pages, which are loaded (and gunzipped) before any timing starts.
+`--method NAME` runs that method of `extraction.methods` instead of the default; `--method all` runs every
+method and prints one comparison table with seed 000's block-level precision, recall and F.
+
+Modules: `datasets` (layout and loading), `metric` (the article-extraction-benchmark shingle metric, the
+snippet checks and the block-level scores), `peers` (cleancrawl and the comparison extractors, imported
+lazily), `runner` (timing and peak memory of one extractor's or method's run), `report` (tables and JSON).
+All extractors run in one process over the same pages, which are loaded (and gunzipped) before any timing
+starts.
 """

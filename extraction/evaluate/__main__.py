@@ -9,28 +9,55 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from extraction.evaluate.datasets import DatasetError, load_dataset
+from extraction.evaluate.datasets import Dataset, DatasetError, load_dataset
 from extraction.evaluate.peers import PEERS, Extractor, PeerUnavailableError, cleancrawl, load_peer
-from extraction.evaluate.report import evaluate, metrics_json, predictions_json, render
-from extraction.evaluate.runner import run_extractor
+from extraction.evaluate.report import (
+    Evaluation,
+    comparison_json,
+    evaluate,
+    metrics_json,
+    predictions_json,
+    render,
+)
+from extraction.evaluate.runner import run_extractor, run_method
+from extraction.methods.registry import METHODS
+
+ALL_METHODS = "all"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Evaluate cleancrawl (and the requested peers) on one dataset; print tables, write optional JSON."""
-    args = _parser().parse_args(argv)
+    """Evaluate cleancrawl or the chosen methods (and the requested peers) on one dataset; print tables,
+    write optional JSON."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.method == ALL_METHODS and args.predictions:
+        parser.error("--predictions writes one extractor's text: choose one --method, not all")
     try:
         dataset = load_dataset(args.dataset, exclude_flagged=args.exclude_flagged, limit=args.limit)
     except DatasetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    extractors = [cleancrawl(), *_load_peers(args.compare)]
-    evaluations = [evaluate(run_extractor(extractor, dataset.pages), dataset) for extractor in extractors]
+    peers = _load_peers(args.compare)
+    names = list(METHODS) if args.method == ALL_METHODS else [args.method] if args.method else []
+    methods = [evaluate(run_method(name, dataset.pages), dataset) for name in names]
+    extractors = peers if names else [cleancrawl(), *peers]
+    others = [evaluate(run_extractor(extractor, dataset.pages), dataset) for extractor in extractors]
+    evaluations = [*methods, *others]
     print(render(dataset, evaluations), end="")
     if args.json:
-        _write_json(args.json, metrics_json(dataset, evaluations))
+        _write_json(args.json, _metrics(dataset, args.method, methods, others))
     if args.predictions:
         _write_json(args.predictions, predictions_json(evaluations[0].run))
     return 0
+
+
+def _metrics(
+    dataset: Dataset, method: str | None, methods: list[Evaluation], others: list[Evaluation]
+) -> dict[str, Any]:
+    """The JSON metrics: the first extractor at top level and the peers below, or every method's."""
+    if method == ALL_METHODS:
+        return comparison_json(dataset, methods, others)
+    return metrics_json(dataset, [*methods, *others])
 
 
 def _load_peers(names: Sequence[str]) -> list[Extractor]:
@@ -54,6 +81,13 @@ def _peer_list(value: str) -> list[str]:
     return names
 
 
+def _method_name(value: str) -> str:
+    """Parse `--method NAME`: a name of `extraction.methods.registry.METHODS`, or "all"."""
+    if value != ALL_METHODS and value not in METHODS:
+        raise argparse.ArgumentTypeError(f"unknown method {value}; choose from {', '.join(METHODS)}, all")
+    return value
+
+
 def _positive(value: str) -> int:
     """Parse `--limit N` (N >= 1)."""
     number = int(value)
@@ -74,6 +108,13 @@ def _parser() -> argparse.ArgumentParser:
     add("--json", type=Path, metavar="METRICS.json", help="write our metrics (and the peers') as JSON")
     add(
         "--compare", type=_peer_list, default=[], metavar="PEERS", help=f"comma-separated: {', '.join(PEERS)}"
+    )
+    add(
+        "--method",
+        type=_method_name,
+        metavar="NAME",
+        help=f"run this method of extraction.methods instead of the default extractor ({', '.join(METHODS)}),"
+        " or all of them in one table with block-level P/R/F",
     )
     add("--exclude-flagged", action="store_true", help="leave out pages listed in quality_flags.json")
     add("--limit", type=_positive, metavar="N", help="only the first N page IDs (after exclusion)")

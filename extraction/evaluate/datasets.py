@@ -1,8 +1,9 @@
 """Load an evaluation dataset (layout of /work/shared/datasets/README.md) fully into memory.
 
 Layout: `html/ID.html` or `html/ID.html.gz` and `ground-truth.json` = `{ID: {"articleBody", "url"}}`;
-optional `meta.json` (`{ID: {"page_type", ...}}`), `snippets.json` (`{ID: {"with", "without"}}`) and
-`quality_flags.json` (`{ID: ...}`, pages whose ground truth cannot be trusted).
+optional `meta.json` (`{ID: {"page_type", "site", ...}}`), `snippets.json` (`{ID: {"with", "without"}}`)
+and `quality_flags.json` (`{ID: ...}`, pages whose ground truth cannot be trusted). A page's site is
+meta.json's `site`, else its URL's host: site-level methods learn from the other pages of the same site.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 
 class DatasetError(Exception):
@@ -27,6 +29,7 @@ class Page:
     truth: str
     url: str | None = None
     page_type: str | None = None
+    site: str | None = None
     snippets_with: tuple[str, ...] = ()
     snippets_without: tuple[str, ...] = ()
 
@@ -91,9 +94,18 @@ def _load_page(
         truth=str(truth.get("articleBody") or ""),
         url=truth.get("url") or None,
         page_type=meta.get("page_type") or None,
+        site=meta.get("site") or _host(truth.get("url")),
         snippets_with=tuple(snippets.get("with") or ()),
         snippets_without=tuple(snippets.get("without") or ()),
     )
+
+
+def _host(url: str | None) -> str | None:
+    """The host of a URL, or None when there is no URL or it has none (or is malformed)."""
+    try:
+        return urlsplit(url).hostname if url else None
+    except ValueError:
+        return None
 
 
 def _read_json(path: Path, required: bool = False) -> dict[str, Any]:

@@ -7,25 +7,50 @@ from dataclasses import dataclass
 from typing import Any
 
 from extraction.evaluate.datasets import Dataset
-from extraction.evaluate.metric import PageScore, SnippetScore, Summary, score_page, score_snippets, summarize
+from extraction.evaluate.metric import (
+    BlockSummary,
+    PageScore,
+    SnippetScore,
+    Summary,
+    score_blocks,
+    score_page,
+    score_snippets,
+    summarize,
+    summarize_blocks,
+)
 from extraction.evaluate.runner import Run
 
 
 @dataclass(slots=True, frozen=True)
 class Evaluation:
-    """One run's scores: overall, per page type, and on snippets (None when the dataset has none)."""
+    """One run's scores: overall, per page type, on snippets (None when the dataset has none) and on
+    blocks (None for a run without blocks: a peer, or cleancrawl run as the default extractor)."""
 
     run: Run
     overall: Summary
     per_type: dict[str, Summary]
     snippets: SnippetScore | None
+    blocks: BlockSummary | None = None
 
 
 def evaluate(run: Run, dataset: Dataset) -> Evaluation:
-    """Score every page of `dataset` with the run's prediction."""
+    """Score every page of `dataset` with the run's prediction (and its blocks, when it kept them)."""
     scores = {page.page_id: score_page(page.truth, run.predictions[page.page_id]) for page in dataset.pages}
     overall = summarize(list(scores.values()))
-    return Evaluation(run, overall, _per_type(dataset, scores), _snippets(run, dataset))
+    return Evaluation(
+        run, overall, _per_type(dataset, scores), _snippets(run, dataset), _blocks(run, dataset)
+    )
+
+
+def _blocks(run: Run, dataset: Dataset) -> BlockSummary | None:
+    """Seed 000's block-level scores (`metric.score_blocks`), or None when the run kept no blocks."""
+    if not run.blocks:
+        return None
+    scores = [
+        score_blocks(page.truth, ((block.text, block.content) for block in run.blocks[page.page_id]))
+        for page in dataset.pages
+    ]
+    return summarize_blocks(scores)
 
 
 def _per_type(dataset: Dataset, scores: dict[str, PageScore]) -> dict[str, Summary]:
@@ -48,8 +73,10 @@ def _snippets(run: Run, dataset: Dataset) -> SnippetScore | None:
 
 
 def render(dataset: Dataset, evaluations: Sequence[Evaluation]) -> str:
-    """The full text report: header, main table, and the per-type and snippet tables when they apply."""
-    parts = [_header(dataset), _main_table(evaluations)]
+    """The full text report: header, main table (the methods' table when a run has block scores), and the
+    per-type and snippet tables when they apply."""
+    methods = any(e.blocks is not None for e in evaluations)
+    parts = [_header(dataset), _method_table(evaluations) if methods else _main_table(evaluations)]
     if dataset.has_page_types:
         parts.append(_type_table(evaluations))
     if dataset.has_snippets:
@@ -86,6 +113,39 @@ def _main_table(evaluations: Sequence[Evaluation]) -> str:
         "RSS at its start; failed: pages whose extractor raised, scored as empty predictions"
     )
     return format_table(headers, rows) + "\n" + note
+
+
+def _method_table(evaluations: Sequence[Evaluation]) -> str:
+    """One row per method (and peer): the main table's figures and seed 000's block-level P, R and F."""
+    headers = ["method", "pages", "F1", "precision", "recall", "pages/s"]
+    headers += ["block P", "block R", "block F", "peak MB", "failed"]
+    rows = [
+        [
+            e.run.name,
+            str(e.overall.pages),
+            f"{e.overall.f1:.3f}",
+            f"{e.overall.precision:.3f}",
+            f"{e.overall.recall:.3f}",
+            f"{e.run.pages_per_second:.1f}",
+            *_block_cells(e.blocks),
+            f"{e.run.peak_memory_mb:.1f}",
+            str(e.run.failures),
+        ]
+        for e in evaluations
+    ]
+    note = (
+        "pages/s: method calls only, a site-level method's learning from the other pages of the site "
+        "included; block P/R/F: seed 000's, a block being truly content when most of its token 4-grams "
+        "are in the ground truth (- for peers, which give text only)"
+    )
+    return format_table(headers, rows) + "\n" + note
+
+
+def _block_cells(blocks: BlockSummary | None) -> list[str]:
+    """The block-level precision, recall and F, or dashes."""
+    if blocks is None:
+        return ["-", "-", "-"]
+    return [f"{blocks.precision:.3f}", f"{blocks.recall:.3f}", f"{blocks.f:.3f}"]
 
 
 def _type_table(evaluations: Sequence[Evaluation]) -> str:
@@ -152,12 +212,30 @@ def _fields(evaluation: Evaluation) -> dict[str, Any]:
     }
     if evaluation.per_type:
         fields["per_type"] = {kind: _summary_fields(s) for kind, s in evaluation.per_type.items()}
+    if evaluation.blocks is not None:
+        fields["blocks"] = {
+            "precision": round(evaluation.blocks.precision, 6),
+            "recall": round(evaluation.blocks.recall, 6),
+            "f": round(evaluation.blocks.f, 6),
+        }
     if evaluation.snippets is not None:
         fields["snippets"] = {
             "with_found": _rounded(evaluation.snippets.with_share),
             "without_absent": _rounded(evaluation.snippets.without_share),
         }
     return fields
+
+
+def comparison_json(
+    dataset: Dataset, methods: Sequence[Evaluation], peers: Sequence[Evaluation]
+) -> dict[str, Any]:
+    """`--method all`: every method's fields under "methods", the peers' under "peers"."""
+    return {
+        "dataset": str(dataset.path),
+        "flagged_excluded": dataset.flagged_excluded,
+        "methods": {e.run.name: _fields(e) for e in methods},
+        "peers": {e.run.name: _fields(e) for e in peers},
+    }
 
 
 def _rounded(share: float | None) -> float | None:

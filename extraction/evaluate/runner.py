@@ -17,19 +17,32 @@ import resource
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from extraction.config import ExtractionConfig
+from extraction.errors import ExtractionError
 from extraction.evaluate.datasets import Page
 from extraction.evaluate.peers import Extractor
+from extraction.methods.base import SitePage
+from extraction.methods.registry import get_method
 
 _STATUS = Path("/proc/self/status")
 _CLEAR_REFS = Path("/proc/self/clear_refs")
 
 
 @dataclass(slots=True, frozen=True)
+class BlockOutcome:
+    """One block of a method's result: its text and whether the method labelled it content."""
+
+    text: str
+    content: bool
+
+
+@dataclass(slots=True, frozen=True)
 class Run:
-    """One extractor's predictions over the pages, with cost figures."""
+    """One extractor's predictions over the pages, with cost figures; a method's run (`run_method`) also
+    keeps its blocks per page, which the block-level scores need."""
 
     name: str
     predictions: dict[str, str]
@@ -37,6 +50,7 @@ class Run:
     seconds: float
     peak_memory_mb: float
     peak_rss_mb: float
+    blocks: dict[str, list[BlockOutcome]] = field(default_factory=dict)
 
     @property
     def pages_per_second(self) -> float:
@@ -46,26 +60,69 @@ class Run:
 
 def run_extractor(extractor: Extractor, pages: Sequence[Page]) -> Run:
     """Extract every page; a tolerated exception is an empty prediction, anything else names the page."""
+
+    def one(page: Page) -> tuple[str, list[BlockOutcome] | None]:
+        return extractor.run(page.html, page.url), None
+
+    return _timed(extractor.name, pages, one, extractor.tolerated, keeps_blocks=False)
+
+
+def run_method(name: str, pages: Sequence[Page], config: ExtractionConfig | None = None) -> Run:
+    """Run the method of `extraction.methods` called `name` over the pages, keeping each block's label.
+
+    A site-level method first learns, for each page, from the other pages of its site (`Page.site`;
+    a page without one learns from nothing); that learning is timed with the page. Only an
+    `ExtractionError` (input the method refuses) counts as an empty prediction.
+    """
+    method = get_method(name, config)
+    sites: dict[str, list[Page]] = {}
+    for page in pages:
+        sites.setdefault(page.site or page.page_id, []).append(page)
+
+    def one(page: Page) -> tuple[str, list[BlockOutcome] | None]:
+        learner = method
+        if method.site_level:
+            learner = get_method(name, config)
+            others = [other for other in sites[page.site or page.page_id] if other is not page]
+            learner.learn([SitePage(other.html, other.url) for other in others])
+        result = learner.extract(page.html, page.url)
+        return result.text, [BlockOutcome(block.text, block.is_content) for block in result.blocks]
+
+    return _timed(name, pages, one, (ExtractionError,), keeps_blocks=True)
+
+
+def _timed(
+    name: str,
+    pages: Sequence[Page],
+    one: Callable[[Page], tuple[str, list[BlockOutcome] | None]],
+    tolerated: tuple[type[Exception], ...],
+    keeps_blocks: bool,
+) -> Run:
+    """Call `one` on every page, timing only those calls and tracking the peak memory they add; a page
+    whose call raised a tolerated exception has an empty prediction (and no block, if blocks are kept)."""
     _release_free_memory()
     baseline_kb, peak = _start_peak_tracking()
     predictions: dict[str, str] = {}
+    blocks: dict[str, list[BlockOutcome]] = {}
     failures = 0
     seconds = 0.0
     for page in pages:
         started = time.perf_counter()
         try:
-            predictions[page.page_id] = extractor.run(page.html, page.url)
-        except extractor.tolerated:
-            predictions[page.page_id] = ""
+            predictions[page.page_id], outcomes = one(page)
+        except tolerated:
+            predictions[page.page_id], outcomes = "", [] if keeps_blocks else None
             failures += 1
         except Exception as error:
-            error.add_note(f"{extractor.name} failed on page {page.page_id}")
+            error.add_note(f"{name} failed on page {page.page_id}")
             raise
         finally:
             seconds += time.perf_counter() - started
+        if outcomes is not None:
+            blocks[page.page_id] = outcomes
     peak_kb = peak()
     added_mb = max(0, peak_kb - baseline_kb) / 1024
-    return Run(extractor.name, predictions, failures, seconds, added_mb, peak_kb / 1024)
+    return Run(name, predictions, failures, seconds, added_mb, peak_kb / 1024, blocks)
 
 
 def _release_free_memory() -> None:

@@ -6,12 +6,38 @@ from types import MappingProxyType
 
 from extraction.config import ExtractionConfig
 from extraction.methods.base import Method
+from extraction.methods.cetr import Cetr
+from extraction.methods.chunkweight import ChunkWeight
 from extraction.methods.cleancrawl import CleanCrawl
+from extraction.methods.contentextractor import ContentExtractor
+from extraction.methods.domlocate import DomLocate
+from extraction.methods.evbe import Evbe
+from extraction.methods.infodiscoverer import InfoDiscoverer
+from extraction.methods.keypattern import KeyPattern
+from extraction.methods.kfe import FeatureExtractor, KFeatureExtractor
+from extraction.methods.kmib import KMib
+from extraction.methods.styletree import SiteStyleTree
 
 DEFAULT_METHOD = CleanCrawl.name
 # One entry per method class; the order is the order of the evaluator's comparison table.
 METHODS: MappingProxyType[str, type[Method]] = MappingProxyType(
-    {method.name: method for method in (CleanCrawl,)}
+    {
+        method.name: method
+        for method in (
+            CleanCrawl,
+            KeyPattern,
+            DomLocate,
+            ChunkWeight,
+            Cetr,
+            FeatureExtractor,
+            KFeatureExtractor,
+            ContentExtractor,
+            InfoDiscoverer,
+            KMib,
+            SiteStyleTree,
+            Evbe,
+        )
+    }
 )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from extraction.methods.registry import METHODS
 from tests.extraction.evaluate.test_datasets import PAGE_COUNT, add_annotations, make_dataset
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -72,3 +73,72 @@ def test_cli_reports_a_bad_dataset_dir(tmp_path: Path) -> None:
     proc = run_cli(tmp_path / "absent")
     assert proc.returncode == 2
     assert "ground-truth.json" in proc.stderr
+
+
+def table_rows(stdout: str) -> dict[str, list[str]]:
+    """The rows of the first table of the report, by their first cell."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("-----")) + 1
+    rows = {}
+    for line in lines[start:]:
+        if not line.strip() or line.startswith("pages/s"):
+            break
+        cells = line.split()
+        rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_cli_compares_every_method_with_block_scores(aeb_dir: Path, tmp_path: Path) -> None:
+    dataset = tmp_path / "data"
+    make_dataset(aeb_dir, dataset, gzipped=True)
+    proc = run_cli(dataset, "--method", "all", "--json", tmp_path / "m.json")
+    assert proc.returncode == 0, proc.stderr
+    assert "block P  block R  block F" in proc.stdout
+    rows = table_rows(proc.stdout)
+    assert list(rows) == list(METHODS)
+    assert all(row[0] == str(PAGE_COUNT) and row[5] != "-" for row in rows.values())
+    metrics = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    assert list(metrics["methods"]) == list(METHODS) and metrics["peers"] == {}
+    for fields in metrics["methods"].values():
+        assert_sane(fields, PAGE_COUNT)
+        assert all(0.0 <= fields["blocks"][key] <= 1.0 for key in ("precision", "recall", "f"))
+
+
+def test_cli_runs_one_method_beside_a_peer(aeb_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("resiliparse", reason="peers come with the bench extra")
+    dataset = tmp_path / "data"
+    make_dataset(aeb_dir, dataset, gzipped=False)
+    proc = run_cli(dataset, "--method", "cetr", "--compare", "resiliparse", "--json", tmp_path / "m.json")
+    assert proc.returncode == 0, proc.stderr
+    rows = table_rows(proc.stdout)
+    assert list(rows) == ["cetr", "resiliparse"]
+    assert rows["resiliparse"][5:8] == ["-", "-", "-"]
+    metrics = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    assert_sane(metrics, PAGE_COUNT)
+    assert "blocks" in metrics and "blocks" not in metrics["peers"]["resiliparse"]
+
+
+def test_cli_default_output_has_no_block_scores(aeb_dir: Path, tmp_path: Path) -> None:
+    dataset = tmp_path / "data"
+    make_dataset(aeb_dir, dataset, gzipped=False)
+    proc = run_cli(dataset)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[2].split() == [
+        "extractor",
+        "pages",
+        "F1",
+        "precision",
+        "recall",
+        "pages/s",
+        "peak",
+        "MB",
+        "failed",
+    ]
+    assert list(table_rows(proc.stdout)) == ["cleancrawl"]
+
+
+def test_cli_rejects_an_unknown_method_and_predictions_of_all(tmp_path: Path) -> None:
+    proc = run_cli(tmp_path, "--method", "nosuchmethod")
+    assert proc.returncode == 2 and "nosuchmethod" in proc.stderr
+    proc = run_cli(tmp_path, "--method", "all", "--predictions", tmp_path / "p.json")
+    assert proc.returncode == 2 and "--predictions" in proc.stderr

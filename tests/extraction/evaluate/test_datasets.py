@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -74,3 +75,12 @@ def test_missing_page_file_is_a_dataset_error(aeb_dir: Path, tmp_path: Path) -> 
 def test_missing_ground_truth_is_a_dataset_error(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match=r"ground-truth\.json"):
         load_dataset(tmp_path)
+
+
+def test_a_pages_site_is_meta_jsons_else_its_urls_host(aeb_dir: Path, tmp_path: Path) -> None:
+    ids = make_dataset(aeb_dir, tmp_path, gzipped=True)
+    hosts = [page.site for page in load_dataset(tmp_path).pages]
+    assert all(host and "/" not in host for host in hosts)
+    assert hosts == [urlsplit(page.url or "").hostname for page in load_dataset(tmp_path).pages]
+    add_annotations(tmp_path, ids)
+    assert {page.site for page in load_dataset(tmp_path).pages} == {"example"}

@@ -1,0 +1,151 @@
+"""InfoDiscoverer (seed 004 section 2.1, Lin & Ho 2002): informative blocks hold the terms other pages lack.
+
+A page is cut into content blocks at `<TABLE>` (`infodiscoverer_tags`); the entropy of a term is that of
+its frequency distribution over the pages of the cluster (normalised by log N: 1 for a term spread evenly
+over every page, 0 for a term of one page) and a block's entropy is the mean entropy of its terms. Blocks
+at or under the entropy threshold are informative, the others redundant; the threshold is chosen greedily,
+raised step by step until the informative blocks stop bringing new terms. Blocks "close to 1" (at least
+`infodiscoverer_redundant_entropy`) are redundant whatever the threshold. Where the classification is
+ambiguous (a content block mixing parts redundant beyond doubt with parts that are not: a layout without
+tables is one block) the block is refined into its GetBlocks blocks, and the threshold is chosen over the
+refined partition.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from extraction.config import ExtractionConfig
+from extraction.methods.base import Method, SitePage
+from extraction.methods.cluster_terms import ClusterTerms, EntropyOf
+from extraction.methods.getblocks import getblocks_page, nearest_nodes, runs, tag_set
+from extraction.methods.sitepages import finish, label, learned_pages, page_key
+from extraction.result import Block, ExtractionResult
+from extraction.segment import Page, segment
+from extraction.site_models.entropy import terms
+
+
+@dataclass(slots=True)
+class ContentBlock:
+    """Blocks of the page taken as one content block, its distinct terms and its entropy (None: no term)."""
+
+    blocks: list[Block]
+    terms: frozenset[str]
+    entropy: float | None
+    refined: bool = False
+
+    @classmethod
+    def of(cls, blocks: list[Block], entropy_of: EntropyOf, refined: bool = False) -> ContentBlock:
+        """Measure the blocks' terms."""
+        features = frozenset(term for block in blocks for term in terms(block.text))
+        entropy = sum(map(entropy_of, features)) / len(features) if features else None
+        return cls(blocks, features, entropy, refined)
+
+
+def coarse_blocks(page: Page, tags: frozenset[str]) -> list[list[Block]]:
+    """The page's blocks grouped into content blocks: consecutive blocks under the same nearest `tags`
+    element (the text between two TABLE boundaries)."""
+    nearest = nearest_nodes(page, tags)
+    groups = runs([nearest[node] for node in page.block_nodes])
+    grouped: list[list[Block]] = []
+    for block, group in zip(page.blocks, groups, strict=True):
+        if group == len(grouped):
+            grouped.append([])
+        grouped[group].append(block)
+    return grouped
+
+
+def threshold(blocks: Sequence[ContentBlock], config: ExtractionConfig) -> float:
+    """Lin & Ho's greedy entropy threshold: raised step by step while the informative blocks bring new terms.
+
+    It stops at the first step whose blocks add under `infodiscoverer_flat_share` of the terms covered so
+    far: past it only redundant blocks, whose words the informative ones already hold, would join. Steps no
+    block falls in are skipped (they are no evidence either way). `site_models.entropy.greedy_threshold`
+    measures the growth against all of the page's terms instead, so on a long article the few
+    low-entropy blocks of the first steps (commenters' names, a code line) always look flat and the search
+    stopped at 0.1. Blocks "close to 1" (`infodiscoverer_redundant_entropy`) are redundant whatever the
+    growth: a short page keeps growing step after step up to its template.
+    """
+    measured = [(block.entropy, block.terms) for block in blocks if block.entropy is not None]
+    step, bound = config.infodiscoverer_entropy_step, config.infodiscoverer_redundant_entropy
+    covered: set[str] = set()
+    chosen = 0.0
+    for index in sorted({max(1, math.ceil(entropy / step - 1e-9)) for entropy, _ in measured}):
+        cut = index * step
+        added = {term for entropy, terms in measured if entropy <= cut + 1e-9 for term in terms} - covered
+        if cut >= bound or (covered and len(added) < config.infodiscoverer_flat_share * len(covered)):
+            break
+        covered |= added
+        chosen = cut
+    return chosen
+
+
+def refine(blocks: list[ContentBlock], config: ExtractionConfig, entropy_of: EntropyOf) -> None:
+    """Replace each ambiguous content block by its GetBlocks blocks: a block is ambiguous when some of its
+    parts are redundant beyond doubt (entropy at least the redundant bound) and others are not."""
+    bound = config.infodiscoverer_redundant_entropy
+    refined: list[ContentBlock] = []
+    for block in blocks:
+        parts = [ContentBlock.of([part], entropy_of, refined=True) for part in block.blocks]
+        entropies = [part.entropy for part in parts if part.entropy is not None]
+        if len(parts) > 1 and entropies and min(entropies) < bound <= max(entropies):
+            refined.extend(parts)
+        else:
+            refined.append(block)
+    blocks[:] = refined
+
+
+def label_blocks(blocks: Sequence[ContentBlock], cut: float) -> None:
+    """Label each page block by its content block: informative at or under the threshold."""
+    for block in blocks:
+        where = "refined block" if block.refined else "content block"
+        if block.entropy is None:
+            reason, informative = f"{where} without terms: no entropy to measure", False
+        else:
+            informative = block.entropy <= cut + 1e-9
+            side = "within" if informative else "over"
+            reason = f"{where} entropy {block.entropy:.2f}, {side} the threshold {cut:.2f}"
+        for part in block.blocks:
+            label(part, informative, 1.0 - (block.entropy if block.entropy is not None else 1.0), reason)
+
+
+class InfoDiscoverer(Method):
+    """InfoDiscoverer (Lin & Ho): block entropy over the site's term distribution, greedy threshold.
+
+    Parameters: `infodiscoverer_tags` ("table", the coarse partition), `getblocks_tags` (the refinement),
+    `infodiscoverer_entropy_step` (0.1), `infodiscoverer_flat_share` (0.02: the greedy search stops when a
+    step adds under this share of the terms), `infodiscoverer_redundant_entropy` (0.9, "close to 1").
+    Without other pages every term has entropy 0 and the whole page is informative (the reason says so).
+    """
+
+    name = "infodiscoverer"
+    paper = "seed 004 section 2.1, Lin & Ho 2002: InfoDiscoverer, block entropy and greedy threshold"
+    site_level = True
+
+    def __init__(self, config: ExtractionConfig | None = None) -> None:
+        super().__init__(config)
+        self.terms = ClusterTerms()
+
+    def learn(self, pages: Sequence[SitePage]) -> None:
+        """Count the terms of each page (the feature-document matrix, kept as per-term sums)."""
+        for page in learned_pages(pages, self.config):
+            self.terms.observe(page.key, segment(page.body, self.config).blocks)
+
+    def extract(
+        self, html: str | bytes, url: str | None = None, encoding: str | None = None
+    ) -> ExtractionResult:
+        """Label content blocks informative or redundant by their entropy."""
+        prepared, page = getblocks_page(html, url, encoding, self.config)
+        if page is None:
+            return prepared.result
+        key = page_key(html)
+        entropy_of = self.terms.entropy_of(key, page.blocks)
+        tags = tag_set(self.config.infodiscoverer_tags)
+        blocks = [ContentBlock.of(group, entropy_of) for group in coarse_blocks(page, tags)]
+        refine(blocks, self.config, entropy_of)
+        label_blocks(blocks, threshold(blocks, self.config))
+        others = self.terms.other_pages(key)
+        why = "" if others else "no other page of the site was learned: every term has entropy 0"
+        return finish(prepared, page, why)

@@ -1,0 +1,124 @@
+"""FeatureExtractor and K-FE (seeds 003 and 004, after Debnath et al.): the blocks most likely to hold text.
+
+Both partition the page with GetBlocks and give each block the probability of the desired feature, text:
+the share of the block's features that are words of its own (not anchor) text, the other features being
+its links, images and form controls. FeatureExtractor keeps the single block with the highest probability
+(the longest among equals); K-FE sorts the probabilities into k clusters with k-means and keeps every block
+of the cluster with the highest centroid, so that a main content spread over several blocks is returned
+whole.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from extraction.config import ExtractionConfig
+from extraction.methods.base import Method
+from extraction.methods.getblocks import getblocks_page
+from extraction.methods.sitepages import finish, label, own_text_share
+from extraction.result import Block, ExtractionResult
+from extraction.segment import Page
+
+_PAPER = "seeds 003 and 004, Debnath et al. 2005"
+
+
+def own_words(block: Block) -> float:
+    """The block's words outside anchors (its word count scaled by the share of non-anchor text)."""
+    return block.features.word_count * own_text_share(block)
+
+
+def text_probability(block: Block) -> float:
+    """The share of the block's features that are text: own words / (own words + links, images, controls)."""
+    words = own_words(block)
+    features = block.features
+    others = features.link_count + features.image_count + features.interaction_count
+    return words / (words + others) if words + others else 0.0
+
+
+def kmeans_1d(values: npt.NDArray[np.float64], k: int, iterations: int) -> npt.NDArray[np.intp]:
+    """Cluster numbers with k-means (Lloyd); cluster 0 has the highest centroid, then descending.
+
+    The centroids start at quantiles of the distinct values: deterministic, and never two equal ones.
+    """
+    distinct = np.unique(values)
+    k = max(1, min(k, len(distinct)))
+    centroids = np.quantile(distinct, (np.arange(k) + 0.5) / k)
+    assignment = np.zeros(len(values), dtype=np.intp)
+    for _ in range(iterations):
+        assignment = np.abs(values[:, None] - centroids[None, :]).argmin(axis=1)
+        updated = np.array(
+            [values[assignment == j].mean() if np.any(assignment == j) else centroids[j] for j in range(k)]
+        )
+        if np.allclose(updated, centroids):
+            break
+        centroids = updated
+    rank = np.empty(k, dtype=np.intp)
+    rank[np.argsort(-centroids)] = np.arange(k)
+    return rank[assignment]
+
+
+def label_by_kfe(page: Page, config: ExtractionConfig, why: str = "") -> None:
+    """K-FE: keep the blocks of the k-means cluster of highest text probability."""
+    if not page.blocks:
+        return
+    probabilities = np.array([text_probability(block) for block in page.blocks])
+    clusters = kmeans_1d(probabilities, config.kfe_clusters, config.kfe_max_iterations)
+    best = float(probabilities[clusters == 0].min())
+    for block, probability, cluster in zip(page.blocks, probabilities, clusters, strict=True):
+        where = "in" if cluster == 0 else "outside"
+        reason = (
+            f"{why}text probability {probability:.2f}, {where} the best k-means cluster (from {best:.2f})"
+        )
+        label(block, cluster == 0, float(probability), reason)
+
+
+def label_by_fe(page: Page) -> None:
+    """FeatureExtractor: keep the one block of highest text probability (the longest among equals)."""
+    if not page.blocks:
+        return
+    winner = max(page.blocks, key=lambda block: (text_probability(block), own_words(block)))
+    for block in page.blocks:
+        probability = text_probability(block)
+        reason = f"text probability {probability:.2f}" + (", the highest" if block is winner else "")
+        label(block, block is winner, probability, reason)
+
+
+class FeatureExtractor(Method):
+    """FeatureExtractor (Debnath et al.): the GetBlocks block most likely to be text.
+
+    Parameters: `getblocks_tags` (the ordered tag set). The paper's desired feature is text here.
+    """
+
+    name = "featureextractor"
+    paper = f"{_PAPER}: FeatureExtractor, the block of highest text probability"
+
+    def extract(
+        self, html: str | bytes, url: str | None = None, encoding: str | None = None
+    ) -> ExtractionResult:
+        """Label the single most text-like block content."""
+        prepared, page = getblocks_page(html, url, encoding, self.config)
+        if page is None:
+            return prepared.result
+        label_by_fe(page)
+        return finish(prepared, page)
+
+
+class KFeatureExtractor(Method):
+    """K-FE (Debnath et al.): the GetBlocks blocks of the k-means cluster of highest text probability.
+
+    Parameters: `getblocks_tags`, `kfe_clusters` (k, 3), `kfe_max_iterations` (100).
+    """
+
+    name = "kfe"
+    paper = f"{_PAPER}: K-FE, k-means over the blocks' text probabilities"
+
+    def extract(
+        self, html: str | bytes, url: str | None = None, encoding: str | None = None
+    ) -> ExtractionResult:
+        """Label the blocks of the best text-probability cluster content."""
+        prepared, page = getblocks_page(html, url, encoding, self.config)
+        if page is None:
+            return prepared.result
+        label_by_kfe(page, self.config)
+        return finish(prepared, page)

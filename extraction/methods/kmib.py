@@ -1,0 +1,199 @@
+"""k-MIB (seed 004 section 2.2, WISDOM by Kao, Ho & Chen 2005): the k subtrees richest in information.
+
+Phase 1, node information: each block's CLEN (text outside anchors) and ALEN (anchor text) with two
+extended features, the content information index CII (the information of the block's own terms: each
+term counts 1 - its entropy over the site's pages, so a term on every page counts nothing; scaled by the
+block's share of text outside anchors) and the anchor precision index API (the share of an anchor's terms
+that the linked page of the site holds: high for a link to an article, low for "Home").
+
+Phase 2, the information coverage tree: features are aggregated bottom-up over the tree of block-level
+elements, and the structure information index SII of a node is the entropy of how its aggregated value
+divides among its children (normalised by log m, m children): near 1 when the children share it evenly
+(the paragraphs of an article, the entries of a table of contents), near 0 when one child holds it all.
+MIB(k, fA, ST) is greedy and top-down: from the root, the candidate of highest aggregated value is taken
+as an informative block when its SII reaches the threshold ST (or it cannot be split), and replaced by its
+children otherwise, until k blocks are found.
+
+Article blocks are mined with fA = aggregated CII; with `kmib_toc_blocks`, TOC blocks are mined too with
+fA = aggregated ALEN weighted by API, and both form the page's informative structure.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from lxml import etree
+
+from extraction.config import ExtractionConfig
+from extraction.links import normalise_url
+from extraction.methods.base import Method, SitePage
+from extraction.methods.cluster_terms import ClusterTerms, EntropyOf
+from extraction.methods.common import Subtrees
+from extraction.methods.marks import mark, node_marks, unmark_paths
+from extraction.methods.sitepages import finish, label, learned_pages, own_text_share, page_key
+from extraction.prepare import prepare
+from extraction.result import Block, ExtractionResult
+from extraction.segment import BLOCK_TAGS, Page, segment
+from extraction.site_models.entropy import terms
+
+# A candidate of MIB: (negated aggregated value, is a block, node or block index); a heap pops the largest.
+Candidate = tuple[float, bool, int]
+
+
+def content_information(block: Block, entropy_of: EntropyOf) -> float:
+    """CII: sum of (1 - entropy) over the block's terms, scaled by its share of text outside anchors."""
+    return own_text_share(block) * sum(1.0 - entropy_of(term) for term in terms(block.text))
+
+
+def structure_information(values: Sequence[float]) -> float:
+    """SII: the entropy of the shares of the positive values, normalised by log m (0 for m < 2)."""
+    positive = [value for value in values if value > 0]
+    if len(positive) < 2:
+        return 0.0
+    total = sum(positive)
+    entropy = -sum(value / total * math.log(value / total) for value in positive)
+    return entropy / math.log(len(positive))
+
+
+class CoverageTree:
+    """The information coverage tree of a segmented page for one feature: aggregated values per node."""
+
+    def __init__(self, subtrees: Subtrees, values: Sequence[float]) -> None:
+        self.subtrees = subtrees
+        self.values = list(values)
+        self.prefix = np.concatenate(([0.0], np.cumsum(values)))
+        self.direct: list[list[int]] = [[] for _ in subtrees.page.nodes]
+        for index, node in enumerate(subtrees.page.block_nodes):
+            self.direct[node].append(index)
+
+    def aggregated(self, node: int) -> float:
+        """The feature summed over the node's subtree (its blocks are one contiguous span)."""
+        first, last = int(self.subtrees.first[node]), int(self.subtrees.last[node])
+        return float(self.prefix[last + 1] - self.prefix[first]) if last >= first else 0.0
+
+    def parts(self, node: int) -> list[Candidate]:
+        """The node's children and its own blocks, as candidates with a positive value."""
+        children = [(-self.aggregated(child), False, child) for child in self.subtrees.children[node]]
+        own = [(-self.values[index], True, index) for index in self.direct[node]]
+        return [part for part in children + own if part[0] < 0]
+
+    def mine(self, k: int, threshold: float) -> list[tuple[Candidate, float]]:
+        """MIB(k, fA, ST): up to k informative blocks, each with its SII, largest value first."""
+        roots = [node for node, info in enumerate(self.subtrees.page.nodes) if info.parent < 0]
+        heap: list[Candidate] = [(-self.aggregated(node), False, node) for node in roots]
+        heapq.heapify(heap)
+        found: list[tuple[Candidate, float]] = []
+        while heap and len(found) < k:
+            candidate = heapq.heappop(heap)
+            value, is_block, index = candidate
+            if value >= 0:
+                break
+            parts = [] if is_block else self.parts(index)
+            sii = structure_information([-part[0] for part in parts])
+            if sii >= threshold or not any(not part[1] for part in parts):
+                found.append((candidate, sii))
+            else:
+                for part in parts:
+                    heapq.heappush(heap, part)
+        return found
+
+    def span(self, candidate: Candidate) -> range:
+        """The block positions an informative block covers."""
+        _, is_block, index = candidate
+        if is_block:
+            return range(index, index + 1)
+        return range(int(self.subtrees.first[index]), int(self.subtrees.last[index]) + 1)
+
+
+def anchor_precision(body: etree._Element, base: str | None, documents: dict[str, frozenset[str]]) -> None:
+    """Mark each block-level element holding anchors to learned pages with its mean API (per mille)."""
+    precisions: dict[etree._Element, list[float]] = {}
+    for anchor in body.iter("a"):
+        target = normalise_url(anchor.get("href", ""), base)
+        document = documents.get(target) if target else None
+        anchor_terms = set(terms(" ".join(str(text) for text in anchor.itertext())))
+        if document is None or not anchor_terms:
+            continue
+        box = next((up for up in anchor.iterancestors() if up.tag in BLOCK_TAGS), None)
+        if box is not None:
+            precisions.setdefault(box, []).append(len(anchor_terms & document) / len(anchor_terms))
+    for box, values in precisions.items():
+        mark(box, round(1000 * sum(values) / len(values)))
+
+
+class KMib(Method):
+    """k-MIB (WISDOM): informative blocks mined top-down from the information coverage tree, site-level.
+
+    Parameters: `kmib_k` (k, 1), `kmib_sii_threshold` (ST, 0.7), `kmib_toc_blocks` (False: article blocks
+    only; True adds TOC blocks, anchors weighted by API). CII uses the term entropy over the learned pages;
+    without them every term counts 1 (CII becomes the number of terms outside anchors) and no anchor has
+    an API.
+    """
+
+    name = "kmib"
+    paper = "seed 004 section 2.2, Kao, Ho & Chen 2005 (WISDOM): k-maximum informative block mining"
+    site_level = True
+
+    def __init__(self, config: ExtractionConfig | None = None) -> None:
+        super().__init__(config)
+        self.terms = ClusterTerms()
+        self.documents: dict[str, frozenset[str]] = {}
+
+    def learn(self, pages: Sequence[SitePage]) -> None:
+        """Count the site's terms (for CII) and keep each page's terms by URL (for API)."""
+        for page in learned_pages(pages, self.config):
+            blocks = segment(page.body, self.config).blocks
+            self.terms.observe(page.key, blocks)
+            url = normalise_url(page.url) if page.url else None
+            if url and self.config.kmib_toc_blocks:
+                text = " ".join([page.title, *(block.text for block in blocks)])
+                self.documents[url] = frozenset(terms(text))
+
+    def extract(
+        self, html: str | bytes, url: str | None = None, encoding: str | None = None
+    ) -> ExtractionResult:
+        """Label the blocks of the k most informative subtrees content."""
+        prepared = prepare(html, url, self.config, encoding)
+        if prepared.body is None:
+            return prepared.result
+        toc = self.config.kmib_toc_blocks
+        if toc:
+            anchor_precision(prepared.body, prepared.result.base_url, self.documents)
+        page = segment(prepared.body, self.config)
+        if not page.blocks:
+            return finish(prepared, page)
+        key = page_key(html)
+        entropy_of = self.terms.entropy_of(key, page.blocks)
+        subtrees = Subtrees.of(page)
+        chosen = self._mine(subtrees, [content_information(b, entropy_of) for b in page.blocks], "article")
+        if toc:
+            chosen.update(self._mine(subtrees, _toc_values(page), "TOC"))
+        for position, block in enumerate(page.blocks):
+            label(block, position in chosen, *chosen.get(position, (0.0, "outside the informative blocks")))
+        others = self.terms.other_pages(key)
+        return finish(
+            prepared, page, "" if others else "no other page of the site was learned: CII counts terms"
+        )
+
+    def _mine(self, subtrees: Subtrees, values: list[float], kind: str) -> dict[int, tuple[float, str]]:
+        tree = CoverageTree(subtrees, values)
+        chosen: dict[int, tuple[float, str]] = {}
+        mined = tree.mine(self.config.kmib_k, self.config.kmib_sii_threshold)
+        for rank, (candidate, sii) in enumerate(mined, start=1):
+            reason = f"{kind} block {rank} of {len(mined)} (aggregated {-candidate[0]:.1f}, SII {sii:.2f})"
+            for position in tree.span(candidate):
+                chosen.setdefault(position, (-candidate[0], reason))
+        return chosen
+
+
+def _toc_values(page: Page) -> list[float]:
+    """Each block's anchor text length weighted by the API its element was marked with."""
+    marks = node_marks(page)
+    unmark_paths(page.blocks)
+    return [
+        block.features.link_text_length * max(marks[node], 0) / 1000
+        for block, node in zip(page.blocks, page.block_nodes, strict=True)
+    ]

@@ -1,0 +1,72 @@
+"""The site style tree method (seed 004 section 2.3, Yi, Liu & Li 2003): noise is laid out alike site-wide.
+
+`learn` merges the pages' DOM trees into a site style tree (`extraction.site_models.styletree`); a page is
+mapped onto it and its tag nodes that fall on noisy element nodes (composite importance under the
+threshold, for the node and all its descendants) are noise, everything else is kept, as the paper cleans
+a page by removing its noisy parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from extraction.config import ExtractionConfig
+from extraction.methods.base import Method, SitePage
+from extraction.methods.marks import block_marks, mark
+from extraction.methods.sitepages import finish, label, learned_pages, page_key
+from extraction.prepare import prepare
+from extraction.result import ExtractionResult
+from extraction.segment import segment
+from extraction.site_models.styletree import StyleTree
+
+
+class SiteStyleTree(Method):
+    """Site style tree (Yi, Liu & Li): blocks under noisy element nodes of the site's style tree are noise.
+
+    Parameters: `styletree_attributes` (the display attributes of a presentation style),
+    `styletree_attenuation` (gamma, 0.9), `styletree_noise_threshold` (0.3). With fewer than two learned
+    pages no node can be told noisy, and the whole page is kept (the reason says so).
+    """
+
+    name = "styletree"
+    paper = "seed 004 section 2.3, Yi, Liu & Li 2003: site style tree, entropy-based node importance"
+    site_level = True
+
+    def __init__(self, config: ExtractionConfig | None = None) -> None:
+        super().__init__(config)
+        self.tree = StyleTree(tuple(self.config.styletree_attributes.lower().split()))
+        self.keys: set[str] = set()
+
+    def learn(self, pages: Sequence[SitePage]) -> None:
+        """Merge each page's cleaned DOM tree into the site style tree (a page seen twice counts once)."""
+        for page in learned_pages(pages, self.config):
+            if page.key not in self.keys:
+                self.keys.add(page.key)
+                self.tree.add(page.body)
+
+    def extract(
+        self, html: str | bytes, url: str | None = None, encoding: str | None = None
+    ) -> ExtractionResult:
+        """Label the blocks under the page's noisy tag nodes noise, the others content."""
+        prepared = prepare(html, url, self.config, encoding)
+        if prepared.body is None:
+            return prepared.result
+        others = len(self.keys - {page_key(html)})
+        config = self.config
+        found = []
+        if others:
+            found = self.tree.noise_elements(
+                prepared.body, config.styletree_attenuation, config.styletree_noise_threshold
+            )
+        for number, (element, _) in enumerate(found):
+            mark(element, number)
+        page = segment(prepared.body, config)
+        for block, number in zip(page.blocks, block_marks(page), strict=True):
+            if number < 0:
+                label(block, True, 1.0, "not under a noisy element node of the site style tree")
+            else:
+                importance = found[number][1]
+                reason = f"under a noisy element node (composite importance {importance:.2f})"
+                label(block, False, importance, reason)
+        why = "" if others else "no other page of the site was learned: no node can be told noisy"
+        return finish(prepared, page, why)

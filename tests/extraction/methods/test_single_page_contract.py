@@ -1,0 +1,97 @@
+"""The input contract of seeds 000, 001, 002 and 004's methods: a clear `ExtractionError`, or a result whose
+blocks all have text and a reason, and that says why when it keeps nothing; never a crash or a hang."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from extraction import (
+    DocumentTooLargeError,
+    EmptyDocumentError,
+    ExtractionConfig,
+    ExtractionError,
+    ExtractionResult,
+    NotHTMLError,
+)
+from extraction.methods.base import Method
+from extraction.methods.cetr import Cetr
+from extraction.methods.chunkweight import ChunkWeight
+from extraction.methods.domlocate import DomLocate
+from extraction.methods.keypattern import KeyPattern
+from tests.extraction.pages import FIXTURE_NAMES, fixture_bytes
+
+METHODS = (KeyPattern, DomLocate, ChunkWeight, Cetr)
+PROSE = "This paragraph is long enough to count as prose, with commas, full stops and enough words. " * 4
+
+
+def outcome(method: Method, html: str | bytes) -> ExtractionResult | ExtractionError:
+    """Run the method and check the contract of what it returns."""
+    try:
+        result = method.extract(html, "https://example.test/page")
+    except ExtractionError as error:
+        assert str(error)
+        return error
+    if not result.content_blocks:
+        assert result.reason, "an empty result must say why it is empty"
+    for position, block in enumerate(result.blocks):
+        assert block.position == position
+        assert block.text.strip() and block.reason
+    assert result.text == "\n".join(block.text for block in result.content_blocks)
+    return result
+
+
+def result_of(method: Method, html: str | bytes) -> ExtractionResult:
+    got = outcome(method, html)
+    assert isinstance(got, ExtractionResult), f"expected a result, got {got!r}"
+    return got
+
+
+@pytest.fixture(params=METHODS, ids=lambda cls: cls.name)
+def method(request: pytest.FixtureRequest) -> Method:
+    return request.param(ExtractionConfig(max_document_bytes=12_000_000))
+
+
+def test_empty_and_binary_input_are_refused(method: Method) -> None:
+    assert isinstance(outcome(method, b"  \n "), EmptyDocumentError)
+    assert isinstance(outcome(method, random.Random(7).randbytes(4096) + b"\x00"), NotHTMLError)
+    assert isinstance(outcome(method, b"<p>" + b"x" * 12_000_001), DocumentTooLargeError)
+
+
+def test_a_page_without_text_says_so(method: Method) -> None:
+    result = result_of(method, '<html><body><img src="a.png"><div> </div></body></html>')
+    assert (result.blocks, result.reason) == ([], "the page has no visible text")
+
+
+def test_five_thousand_nested_divs(method: Method) -> None:
+    html = f"<html><body><p>{PROSE}</p>" + "<div>" * 5000 + PROSE + "</div>" * 5000 + "</body></html>"
+    result = result_of(method, html)
+    assert "nest deeper than the parser's limit" in result.reason
+    assert PROSE.strip() in " ".join(result.visible_text.split())
+
+
+def test_a_text_node_over_ten_megabytes(method: Method) -> None:
+    result = result_of(method, "<html><body><p>" + "word " * 2_200_000 + f"</p><p>{PROSE}</p></body></html>")
+    assert result.blocks[0].text.startswith("word word")
+
+
+def test_a_list_of_ten_thousand_items(method: Method) -> None:
+    items = "".join(f"<li>Item {n}</li>" for n in range(10_000))
+    result = result_of(method, f"<html><body><p>{PROSE}</p><ul>{items}</ul></body></html>")
+    assert "Item 9999" in result.visible_text
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_fixture_pages_keep_some_text(method: Method, name: str) -> None:
+    result = result_of(method, fixture_bytes(name))
+    assert result.blocks and result.hrefs
+
+
+def test_blocks_past_the_limit_are_not_read(method: Method) -> None:
+    # Patterns of one element find no repetition: each paragraph is its own key-pattern block.
+    limited = type(method)(ExtractionConfig(max_blocks=50, keypattern_max_pattern_length=1))
+    paragraphs = "\n".join(f"<p>Paragraph {n} of a long page, with a comma.</p><br>" for n in range(200))
+    result = result_of(limited, f"<html><body><div>{paragraphs}</div></body></html>")
+    assert len(result.blocks) <= 50
+    assert "only the first 50" in result.reason

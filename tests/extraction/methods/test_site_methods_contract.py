@@ -1,0 +1,153 @@
+"""The input contract of the visual and site-level methods (seeds 001, 003, 004): a clear `ExtractionError`,
+or a result whose blocks all have text and a reason and that says why it keeps nothing; never a crash or a
+hang, with or without pages learned; and a run over every aeb page."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from extraction import (
+    DocumentTooLargeError,
+    EmptyDocumentError,
+    ExtractionConfig,
+    ExtractionError,
+    ExtractionResult,
+    NotHTMLError,
+)
+from extraction.methods.base import Method, SitePage
+from extraction.methods.contentextractor import ContentExtractor
+from extraction.methods.evbe import Evbe
+from extraction.methods.infodiscoverer import InfoDiscoverer
+from extraction.methods.kfe import FeatureExtractor, KFeatureExtractor
+from extraction.methods.kmib import KMib
+from extraction.methods.registry import METHODS as REGISTERED
+from extraction.methods.styletree import SiteStyleTree
+from tests.extraction.methods.sites import aeb_by_host
+from tests.extraction.pages import FIXTURE_NAMES, fixture_bytes
+
+METHODS: tuple[type[Method], ...] = (
+    FeatureExtractor,
+    KFeatureExtractor,
+    ContentExtractor,
+    InfoDiscoverer,
+    KMib,
+    SiteStyleTree,
+    Evbe,
+)
+PROSE = "This paragraph is long enough to count as prose, with commas, full stops and enough words. " * 4
+# Pages of a made-up site for `learn`: a shared menu and footer around a different article each.
+SITE = [
+    SitePage(
+        f"<html><body><ul><li><a href='/'>Home</a></li><li><a href='/a'>About</a></li></ul>"
+        f"<div><h1>Story {n}</h1><p>{PROSE.replace('paragraph', f'paragraph {n} item{n}')}</p></div>"
+        f"<p>Copyright the site, all rights reserved.</p></body></html>",
+        f"https://example.test/{n}",
+    )
+    for n in range(3)
+]
+
+
+def outcome(method: Method, html: str | bytes) -> ExtractionResult | ExtractionError:
+    """Run the method and check the contract of what it returns."""
+    try:
+        result = method.extract(html, "https://example.test/page")
+    except ExtractionError as error:
+        assert str(error)
+        return error
+    if not result.content_blocks:
+        assert result.reason, "an empty result must say why it is empty"
+    for position, block in enumerate(result.blocks):
+        assert block.position == position
+        assert block.text.strip() and block.reason
+        assert "cleancrawl-mark" not in block.path
+    assert result.text == "\n".join(block.text for block in result.content_blocks)
+    return result
+
+
+def result_of(method: Method, html: str | bytes) -> ExtractionResult:
+    got = outcome(method, html)
+    assert isinstance(got, ExtractionResult), f"expected a result, got {got!r}"
+    return got
+
+
+@pytest.fixture(params=[(cls, learned) for cls in METHODS for learned in (False, True)], ids=str)
+def method(request: pytest.FixtureRequest) -> Method:
+    cls, learned = request.param
+    created: Method = cls(ExtractionConfig(max_document_bytes=10_000_000))
+    if learned:
+        created.learn(SITE)
+    return created
+
+
+def test_every_method_is_registered() -> None:
+    assert all(REGISTERED[cls.name] is cls for cls in METHODS)
+
+
+def test_empty_and_binary_input_are_refused(method: Method) -> None:
+    assert isinstance(outcome(method, b"  \n "), EmptyDocumentError)
+    assert isinstance(outcome(method, random.Random(7).randbytes(4096) + b"\x00"), NotHTMLError)
+    assert isinstance(outcome(method, b"<p>" + b"x" * 10_000_001), DocumentTooLargeError)
+
+
+def test_a_page_without_text_says_so(method: Method) -> None:
+    result = result_of(method, '<html><body><img src="a.png"><div> </div></body></html>')
+    assert result.blocks == [] and "the page has no visible text" in result.reason
+
+
+def test_bad_pages_to_learn_from_are_skipped() -> None:
+    for cls in METHODS:
+        created = cls()
+        created.learn([SitePage(b""), SitePage(b"\x89PNG\r\n"), SitePage("<p>x</p>"), *SITE])
+        assert result_of(created, SITE[0].html).blocks
+
+
+def test_five_thousand_nested_divs(method: Method) -> None:
+    html = f"<html><body><p>{PROSE}</p>" + "<div>" * 5000 + PROSE + "</div>" * 5000 + "</body></html>"
+    result = result_of(method, html)
+    assert "nest deeper than the parser's limit" in result.reason
+    assert PROSE.strip() in result.visible_text
+
+
+def test_nesting_just_under_the_parser_limit(method: Method) -> None:
+    html = (
+        f"<html><body><p>{PROSE}</p>" + "<div class='x'>" * 2000 + PROSE + "</div>" * 2000 + "</body></html>"
+    )
+    assert result_of(method, html).visible_text.count(PROSE.strip()) == 2
+
+
+def test_ten_thousand_list_items(method: Method) -> None:
+    # In paragraphs: GetBlocks keeps a list whole, and one block is cut at `max_block_chars`.
+    items = "".join(f"<li><p>Item {n}, with a few words.</p></li>" for n in range(10_000))
+    result = result_of(method, f"<html><body><p>{PROSE}</p><ul>{items}</ul></body></html>")
+    assert "Item 9999, with a few words." in result.visible_text
+
+
+def test_a_huge_style_sheet_is_read_within_bounds(method: Method) -> None:
+    rules = "".join(
+        f".c{n} div > p:not(.x) {{ width: {n}px; border: 1px solid #{n % 999:03d} }}\n" for n in range(30_000)
+    )
+    html = (
+        f"<html><head><style>{rules}</style></head><body class='c7'><div><p>{PROSE}</p></div></body></html>"
+    )
+    assert PROSE.strip() in result_of(method, html).visible_text
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_fixture_pages_keep_some_text(method: Method, name: str) -> None:
+    result = result_of(method, fixture_bytes(name))
+    assert result.blocks and result.hrefs and result.content_blocks
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cls", METHODS, ids=lambda cls: cls.name)
+def test_every_aeb_page(cls: type[Method], aeb_dir: Path) -> None:
+    """Site-level methods learn from the other aeb pages of the same host (most hosts have one page)."""
+    for pages in aeb_by_host(aeb_dir).values():
+        for page_id, page in pages:
+            created = cls()
+            if cls.site_level:
+                created.learn([other for other_id, other in pages if other_id != page_id])
+            outcome(created, page.html)
