@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from extraction import Block, BlockKind, ExtractionResult, Label
-from extraction.site_models import BlockKey, block_key
+from extraction import Block, ExtractionResult
+from extraction.site_models import BlockKey, block_key, stored_block
 
 
 @dataclass(slots=True)
@@ -51,9 +51,8 @@ class BlockRecord:
 
     def single_page_block(self) -> Block:
         """The block as single-page extraction labelled it, for a site model to observe and revise."""
-        kind, label = BlockKind(self.kind), Label(self.page_label or self.label)
-        reason = self.page_reason
-        return Block(self.position, self.slot, self.tag, kind, self.text, label=label, reason=reason)
+        label = self.page_label or self.label
+        return stored_block(self.position, self.slot, self.tag, self.kind, self.text, label, self.page_reason)
 
 
 @dataclass(slots=True)

@@ -95,19 +95,7 @@ def _header(dataset: Dataset) -> str:
 def _main_table(evaluations: Sequence[Evaluation]) -> str:
     """One row per extractor: quality, speed (extractor calls only) and peak memory added during its run."""
     headers = ["extractor", "pages", "F1", "precision", "recall", "pages/s", "peak MB", "failed"]
-    rows = [
-        [
-            e.run.name,
-            str(e.overall.pages),
-            f"{e.overall.f1:.3f}",
-            f"{e.overall.precision:.3f}",
-            f"{e.overall.recall:.3f}",
-            f"{e.run.pages_per_second:.1f}",
-            f"{e.run.peak_memory_mb:.1f}",
-            str(e.run.failures),
-        ]
-        for e in evaluations
-    ]
+    rows = [[*_quality_cells(e), *_cost_cells(e)] for e in evaluations]
     note = (
         "pages/s: extractor calls only (pages preloaded); peak MB: RSS high-water mark during the run minus "
         "RSS at its start; failed: pages whose extractor raised, scored as empty predictions"
@@ -115,24 +103,29 @@ def _main_table(evaluations: Sequence[Evaluation]) -> str:
     return format_table(headers, rows) + "\n" + note
 
 
+def _quality_cells(e: Evaluation) -> list[str]:
+    """Name, pages, F1, precision, recall and pages/s: the first cells of both tables."""
+    overall = e.overall
+    return [
+        e.run.name,
+        str(overall.pages),
+        f"{overall.f1:.3f}",
+        f"{overall.precision:.3f}",
+        f"{overall.recall:.3f}",
+        f"{e.run.pages_per_second:.1f}",
+    ]
+
+
+def _cost_cells(e: Evaluation) -> list[str]:
+    """Peak memory and failures: the last cells of both tables."""
+    return [f"{e.run.peak_memory_mb:.1f}", str(e.run.failures)]
+
+
 def _method_table(evaluations: Sequence[Evaluation]) -> str:
     """One row per method (and peer): the main table's figures and seed 000's block-level P, R and F."""
     headers = ["method", "pages", "F1", "precision", "recall", "pages/s"]
     headers += ["block P", "block R", "block F", "peak MB", "failed"]
-    rows = [
-        [
-            e.run.name,
-            str(e.overall.pages),
-            f"{e.overall.f1:.3f}",
-            f"{e.overall.precision:.3f}",
-            f"{e.overall.recall:.3f}",
-            f"{e.run.pages_per_second:.1f}",
-            *_block_cells(e.blocks),
-            f"{e.run.peak_memory_mb:.1f}",
-            str(e.run.failures),
-        ]
-        for e in evaluations
-    ]
+    rows = [[*_quality_cells(e), *_block_cells(e.blocks), *_cost_cells(e)] for e in evaluations]
     note = (
         "pages/s: method calls only, a site-level method's learning from the other pages of the site "
         "included; block P/R/F: seed 000's, a block being truly content when most of its token 4-grams "

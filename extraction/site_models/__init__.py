@@ -7,7 +7,7 @@ block (or near-identical block) appears, `entropy` scores blocks by Lin & Ho's t
 """
 
 from extraction.site_models.frequency import BlockKey, block_key
-from extraction.site_models.model import Decision, SiteModel
+from extraction.site_models.model import Decision, SiteModel, stored_block
 from extraction.site_models.signature import (
     Cluster,
     assign,
@@ -34,4 +34,5 @@ __all__ = [
     "page_signature",
     "signature_key",
     "similarity",
+    "stored_block",
 ]

@@ -23,11 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from extraction.config import ExtractionConfig
-from extraction.result import Block, BlockKind, Label
+from extraction.result import Block, BlockFeatures, BlockKind, Label
 from extraction.scoring import same_text
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
 from extraction.site_models.slots import TemplateSlots, in_region
 
+# A stored block keeps no features and the model reads none: one shared empty record, not one per block.
+_NO_FEATURES = BlockFeatures()
+_KINDS = {kind.value: kind for kind in BlockKind}
+_LABELS = {label.value: label for label in Label}
 # Content structures whose lines look alike from page to page (numbers, code) without being template.
 _PROTECTED = frozenset({BlockKind.TABLE_ROW, BlockKind.CODE, BlockKind.LIST_ITEM})
 
@@ -180,6 +184,20 @@ class SiteModel:
             return decision
         reason = f"{block.reason} (kept: {decision.reason}, but dropping it would leave the page empty)"
         return Decision(block.position, block.label, reason, decision.pages)
+
+
+def stored_block(position: int, slot: str, tag: str, kind: str, text: str, label: str, reason: str) -> Block:
+    """A block as a crawl stores it (kind and label as their values; the slot as its path) for the model."""
+    return Block(
+        position,
+        slot,
+        tag,
+        _KINDS.get(kind, BlockKind.TEXT),
+        text,
+        _NO_FEATURES,
+        _LABELS[label],
+        reason=reason,
+    )
 
 
 def _headline(block: Block, title: str) -> bool:

@@ -106,7 +106,8 @@ class TemplateSlots:
         for prefix, chars in data["content_chars"].items():
             slots.content_chars[prefix] = chars
             parent = prefix.rpartition(SEPARATOR)[0]
-            slots.children.setdefault(parent, set()).add(prefix)
+            if prefix:
+                slots.children.setdefault(parent, set()).add(prefix)
             if not parent:
                 slots.total_content_chars += chars
         return slots
@@ -126,7 +127,8 @@ class TemplateSlots:
         content_chars, children = self.content_chars, self.children
         parent = ""
         for prefix in _prefixes(slot):
-            if prefix not in content_chars:
+            # An empty slot (a block without a path) is its own root, not a child of it.
+            if prefix not in content_chars and prefix != parent:
                 children.setdefault(parent, set()).add(prefix)
             content_chars[prefix] += chars
             parent = prefix

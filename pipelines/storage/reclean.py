@@ -17,8 +17,8 @@ from typing import Any
 from sqlalchemy import Row, exists, select, update
 from sqlalchemy.orm import Session
 
-from extraction import Block, BlockFeatures, BlockKind, ExtractionConfig, Label, text_hash
-from extraction.site_models import BlockKey, SiteModel
+from extraction import Block, ExtractionConfig, text_hash
+from extraction.site_models import BlockKey, SiteModel, stored_block
 from pipelines.storage.models import CONTENT, Page, PageBlock
 from pipelines.storage.models import Block as BlockRow
 
@@ -47,10 +47,6 @@ class _StoredPage:
     stored: list[tuple[str, str]] = field(default_factory=list)
 
 
-# Stored blocks keep no features and a site model reads none: one shared empty record, not one per block.
-_STORED_FEATURES = BlockFeatures()
-_KINDS = {kind.value: kind for kind in BlockKind}
-_LABELS = {label.value: label for label in Label}
 _ROWS = (
     select(
         Page.id,
@@ -116,10 +112,8 @@ def _page_of(row: Row[Any]) -> tuple[int, str]:
 
 def _single_page_block(row: Row[Any]) -> Block:
     """The stored block as single-page extraction labelled it (noise text may be gone: empty)."""
-    label = _LABELS[row.page_label or row.label]
-    kind = _KINDS.get(row.kind, BlockKind.TEXT)
-    text = row.text or ""
-    return Block(row.position, row.slot, row.tag, kind, text, _STORED_FEATURES, label, reason=row.page_reason)
+    label = row.page_label or row.label
+    return stored_block(row.position, row.slot, row.tag, row.kind, row.text or "", label, row.page_reason)
 
 
 def _write_changes(session: Session, page: _StoredPage, summary: RecleanSummary) -> None:

@@ -1,0 +1,63 @@
+"""Template slots: how much each place of the template varies, and where the content region lies."""
+
+from __future__ import annotations
+
+import json
+
+from extraction.result import Block, BlockKind, Label
+from extraction.site_models.slots import TemplateSlots, in_region
+
+ARTICLE = "body/div.main/article/p"
+HEADING = "body/div.main/article/h2"
+BYLINE = "body/div.main/article/footer/p"
+SIDEBAR = "body/aside/ul/li"
+
+
+def _page(number: int) -> list[tuple[Block, str, str | None]]:
+    """One page: a new article paragraph and heading, a byline and a sidebar line repeated on every page."""
+    blocks = [
+        (Block(0, ARTICLE, "p", BlockKind.PARAGRAPH, f"Story {number} " * 40, label=Label.CONTENT), ARTICLE),
+        (Block(0, HEADING, "h2", BlockKind.HEADING, f"Part {number} " * 12, label=Label.CONTENT), HEADING),
+        (Block(1, BYLINE, "p", BlockKind.PARAGRAPH, "Posted by will", label=Label.CONTENT), BYLINE),
+        (Block(2, SIDEBAR, "li", BlockKind.LIST_ITEM, "Recent posts"), SIDEBAR),
+    ]
+    return [(block, slot, f"{slot}:{block.text}") for block, slot in blocks]
+
+
+def _slots(pages: int) -> TemplateSlots:
+    slots = TemplateSlots()
+    for number in range(pages):
+        slots.observe(_page(number))
+    return slots
+
+
+def test_a_slot_of_new_texts_is_important_and_one_of_the_same_text_is_not() -> None:
+    slots = _slots(6)
+    assert slots.importance(ARTICLE) == 1.0
+    assert slots.importance(BYLINE) == 0.0
+    assert slots.distinct(ARTICLE) == 6
+    assert slots.distinct(SIDEBAR) == 1
+
+
+def test_the_region_is_the_deepest_path_holding_most_content_text() -> None:
+    region = _slots(6).region(0.8)
+    assert region == "body/div.main/article"
+    assert in_region(ARTICLE, region)
+    assert not in_region(SIDEBAR, region)
+
+
+def test_blocks_without_a_path_do_not_loop_the_region_search() -> None:
+    slots = TemplateSlots()
+    block = Block(0, "", "p", BlockKind.PARAGRAPH, "Text", label=Label.CONTENT)
+    slots.observe([(block, "", "shape")])
+    assert slots.region(0.8) is None
+    restored = TemplateSlots.from_dict(json.loads(json.dumps(slots.to_dict())))
+    assert restored.region(0.8) is None
+
+
+def test_state_round_trips_through_json() -> None:
+    slots = _slots(4)
+    restored = TemplateSlots.from_dict(json.loads(json.dumps(slots.to_dict())))
+    assert restored.region(0.8) == slots.region(0.8)
+    assert restored.importance(BYLINE) == slots.importance(BYLINE)
+    assert restored.total_content_chars == slots.total_content_chars
