@@ -16,7 +16,12 @@ the stored clean text (`clean_pages`) against the site's ground truth (GT: the g
 crawl reached) with the benchmark metric; and, for comparison, trafilatura and readability run
 in-process over the served files of the same pages (their time is extraction alone, no crawl).
 
-Usage: ``python -m crawler.benchmark [--shared DIR] [--sites whizzy,python311] [--peers trafilatura,...]``
+With ``--methods all`` (or a list of names, `extraction.methods.registry.METHODS`) it runs instead one
+``site`` crawl per extraction method (``EXTRACTION_METHOD``, everything else as the ``cleancrawl`` run)
+and prints the same columns, one row per method, each scored on the ground-truth pages its crawl reached.
+
+Usage: ``python -m crawler.benchmark [--shared DIR] [--sites whizzy,python311] [--peers trafilatura,...]
+[--methods all|NAME,...]``
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from scrapy.spiders import CrawlSpider, Rule
 from crawler.localserver import serve_directory
 from extraction.evaluate.metric import Summary, score_page, summarize
 from extraction.evaluate.peers import PeerUnavailableError, load_peer
+from extraction.methods.registry import DEFAULT_METHOD, METHODS, get_method
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
@@ -137,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     options = _arguments(argv)
     wanted = options.sites.split(",")
     peers = [name for name in options.peers.split(",") if name]
+    methods = _methods(options.methods)
     rows: list[SiteRow] = []
     for site in _sites(Path(options.shared)):
         if site.name not in wanted:
@@ -144,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         if not site.root.is_dir() or not site.truth.is_file():
             print(f"skipping {site.name}: {site.root} or {site.truth} is missing", file=sys.stderr)
             continue
-        rows.append(bench_site(site, peers))
+        rows.append(bench_methods(site, methods) if methods else bench_site(site, peers))
     print(render(rows))
     return 0
 
@@ -179,12 +186,39 @@ def bench_site(site: Site, peers: list[str]) -> SiteRow:
     return SiteRow(site, runs)
 
 
+def bench_methods(site: Site, methods: list[str]) -> SiteRow:
+    """Serve the site and crawl it once per extraction method; score each crawl's stored text."""
+    truth = load_truth(site.truth)
+    runs = []
+    with serve_directory(site.root) as base, tempfile.TemporaryDirectory() as tmp:
+        for method in methods:
+            print(f"{site.name}: crawling with {method}", file=sys.stderr)
+            figures, texts = run_cleancrawl(base + site.start, Path(tmp), site_models=True, method=method)
+            reached = [page for page in truth if stored_text(texts, base, page) is not None]
+            figures.f1 = score_stored(texts, base, reached)
+            runs.append(figures)
+    return SiteRow(site, runs)
+
+
+def _methods(names: str) -> list[str]:
+    """The methods of ``--methods``: every one for "all"; an unknown name is an error before any crawl."""
+    if names == "all":
+        return list(METHODS)
+    methods = [name for name in names.split(",") if name]
+    for name in methods:
+        get_method(name)
+    return methods
+
+
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m crawler.benchmark", description=__doc__.splitlines()[0])
     default_shared = os.environ.get("CLEANCRAWL_SHARED") or str(REPO_ROOT.parent / "shared")
     parser.add_argument("--shared", default=default_shared, help="the shared data directory (sites/)")
     parser.add_argument("--sites", default="whizzy,python311", help="comma-separated site names")
     parser.add_argument("--peers", default="trafilatura,readability", help="peer extractors to score")
+    parser.add_argument(
+        "--methods", default="", help="'all' or comma-separated extraction methods: one crawl per method"
+    )
     return parser.parse_args(argv)
 
 
@@ -206,20 +240,27 @@ def run_plain(start: str, tmp: Path) -> Figures:
     return Figures("plain Scrapy", pages, seconds, rss)
 
 
-def run_cleancrawl(start: str, tmp: Path, site_models: bool) -> tuple[Figures, dict[str, str]]:
-    """Crawl with the `site` spider into a new SQLite file; the figures and the stored clean text by URL."""
-    name = "cleancrawl" if site_models else "single-page"
+def run_cleancrawl(
+    start: str, tmp: Path, site_models: bool, method: str = DEFAULT_METHOD
+) -> tuple[Figures, dict[str, str]]:
+    """Crawl with the `site` spider into a new SQLite file; the figures and the stored clean text by URL.
+
+    The run is named after its method, or for cleancrawl's own, "cleancrawl" or "single-page" (site models
+    off); site models are part of the cleancrawl method only.
+    """
+    name = method if method != DEFAULT_METHOD else "cleancrawl" if site_models else "single-page"
     stats_path, database = tmp / f"{name}-stats.json", tmp / f"{name}.sqlite"
     settings = _settings(
         STATS_JSON_PATH=str(stats_path),
         DATABASE_URL=f"sqlite:///{database}",
         SITE_MODELS_ENABLED=str(site_models),
+        EXTRACTION_METHOD=method,
     )
     seconds, rss = _run(["crawl", "site", "-a", f"seeds={start}", *settings], tmp / f"{name}.log")
     stats = json.loads(stats_path.read_text("utf-8"))
     figures = Figures(name, int(stats.get("cleancrawl/pages_kept", 0)), seconds, rss)
-    if site_models:
-        figures.reclean_seconds = float(stats.get("cleancrawl/reclean_seconds", 0.0))
+    if "cleancrawl/reclean_seconds" in stats:
+        figures.reclean_seconds = float(stats["cleancrawl/reclean_seconds"])
     with sqlite3.connect(database) as connection:
         row = connection.execute("SELECT stored_vs_html, stored_vs_text FROM index_savings").fetchone()
         figures.stored_vs_html, figures.stored_vs_text = row
@@ -267,7 +308,7 @@ def peer_figures(name: str, root: Path, truth: list[TruthPage]) -> Figures:
 def render(rows: list[SiteRow]) -> str:
     """The benchmark table: one line per crawl and per peer (peers: extraction alone, in-process)."""
     header = (
-        f"{'site':<10} {'run':<13} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'peak MB':>8} "
+        f"{'site':<10} {'run':<16} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'peak MB':>8} "
         f"{'stored/HTML':>11} {'stored/text':>11} {'GT':>4} {'F1':>6} {'P':>6} {'R':>6} {'reclean s':>9}"
     )
     lines = [header, "-" * len(header)]
@@ -280,7 +321,7 @@ def _line(site: str, run: Figures) -> str:
     rate = run.pages / run.seconds if run.seconds else 0.0
     memory = "" if run.max_rss_mb is None else f"{run.max_rss_mb:.0f}"
     return (
-        f"{site:<10} {run.name:<13} {run.pages:>6} {run.seconds:>7.1f} {rate:>8.1f} {memory:>8} "
+        f"{site:<10} {run.name:<16} {run.pages:>6} {run.seconds:>7.1f} {rate:>8.1f} {memory:>8} "
         f"{_ratio(run.stored_vs_html):>11} {_ratio(run.stored_vs_text):>11} {_summary(run.f1):>25}"
         f"{'' if run.reclean_seconds is None else f' {run.reclean_seconds:>9.2f}'}"
     )

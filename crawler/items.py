@@ -1,8 +1,10 @@
 """Items the `site` spider yields and the pipelines pass along (Scrapy dataclass items via itemadapter).
 
-The contract between the crawl and the pipelines: the spider fills in what the response and `extraction`
-give; `pipelines/cluster.py` sets `site` and `cluster`; `pipelines/noise.py` revises labels and sets
-`content_hash`; `pipelines/store.py` persists the item. No HTML travels past the spider.
+The contract between the crawl and the pipelines: the spider fills in what the response and the crawl's
+extraction method give; `pipelines/cluster.py` sets `site` and `cluster`; `pipelines/method.py` labels the
+page again once a site-level method has learned its cluster; `pipelines/noise.py` revises labels and sets
+`content_hash`; `pipelines/store.py` persists the item. No HTML travels past `MethodPipeline`, and only a
+site-level method's crawl carries it that far.
 """
 
 from __future__ import annotations
@@ -73,6 +75,9 @@ class PageItem:
     content_hash: str = ""
     # How many pages the cluster's model had seen with this one (0: no site model observed it).
     model_pages: int = 0
+    # The response body, only when the crawl's method is site-level: `MethodPipeline` learns from it and
+    # extracts it again, then clears it (`encoding` is the charset it was decoded with).
+    html: bytes = b""
 
     @classmethod
     def of(
@@ -94,10 +99,20 @@ class PageItem:
             encoding=result.encoding,
             raw_html_bytes=raw_html_bytes,
             visible_text_bytes=len(result.visible_text.encode("utf-8")),
-            blocks=[BlockRecord.of(block, block_key(block, shape_max_chars)) for block in result.blocks],
+            blocks=_records(result, shape_max_chars),
         )
+
+    def relabel(self, result: ExtractionResult, shape_max_chars: int) -> None:
+        """Take the blocks of another extraction of this page (a site-level method's, once it learned)."""
+        self.blocks = _records(result, shape_max_chars)
+        self.visible_text_bytes = len(result.visible_text.encode("utf-8"))
 
     @property
     def content_text(self) -> str:
         """The informative text of the page, blocks in page order, one per line."""
         return "\n".join(block.text for block in self.blocks if block.label == "content")
+
+
+def _records(result: ExtractionResult, shape_max_chars: int) -> list[BlockRecord]:
+    """The stored form of every block of an extraction result, with its site-model keys."""
+    return [BlockRecord.of(block, block_key(block, shape_max_chars)) for block in result.blocks]

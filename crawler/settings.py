@@ -48,18 +48,25 @@ DOWNLOADER_MIDDLEWARES = {
 METAREFRESH_ENABLED = False
 
 # --- Pipelines ------------------------------------------------------------------------------------------
-# Segmentation runs in the spider (one parse per page); then template signature, noise, storage.
+# Segmentation runs in the spider (one parse per page); then template signature, a site-level method's
+# learning, noise, storage.
 ITEM_PIPELINES = {
     "pipelines.cluster.ClusterPipeline": 300,
+    "pipelines.method.MethodPipeline": 350,
     "pipelines.noise.NoisePipeline": 400,
     "pipelines.store.StoragePipeline": 800,
 }
 # ClusterPipeline: on/off. The signature and similarity threshold are EXTRACTION_SITE_* settings below.
 CLUSTER_ENABLED = True
+# MethodPipeline: on only with a site-level EXTRACTION_METHOD (contentextractor, infodiscoverer, kmib,
+# styletree). Each cluster's method learns its first EXTRACTION_METHOD_LEARN_PAGES pages (held in memory),
+# at EXTRACTION_SITE_MIN_PAGES pages and each time the cluster's page count doubles; from then on every
+# page of the cluster is labelled by the learned method. Earlier pages keep the unlearned method's labels.
 # NoisePipeline: on/off (off, noise blocks keep their text up to storage).
 NOISE_ENABLED = True
 # Cross-page site models (NoisePipeline revises labels, StoragePipeline re-cleans stored pages when a
 # cluster matures and at the end of the crawl). EXTRACTION_SITE_MIN_PAGES: pages before a model decides.
+# They are part of the cleancrawl method: with another EXTRACTION_METHOD they are off.
 SITE_MODELS_ENABLED = True
 # StoragePipeline: SQLAlchemy URL (sqlite:///PATH or postgresql+psycopg://USER@HOST/DB) and the number of
 # pages written per transaction.
@@ -69,6 +76,11 @@ STORAGE_BATCH_SIZE = 50
 # --- Extraction -----------------------------------------------------------------------------------------
 # Any field of extraction/config.py (ExtractionConfig) is a setting EXTRACTION_<FIELD>, e.g.
 # `-s EXTRACTION_MAX_LINK_DENSITY=0.4`; pipelines/config.py converts the values and rejects unknown names.
+# EXTRACTION_METHOD picks the extraction method: cleancrawl (the default) or a seed paper's
+# (extraction/methods/registry.py: keypattern, domlocate, chunkweight, cetr, featureextractor, kfe,
+# contentextractor, infodiscoverer, kmib, styletree, evbe); an unknown name stops the crawl at start with
+# the list of methods. EXTRACTION_METHOD_LEARN_PAGES (32) bounds the pages of each cluster a site-level
+# method learns from (their HTML is held until learned).
 # Figure and image captions are not part of the stored text.
 EXTRACTION_INCLUDE_CAPTIONS = False
 

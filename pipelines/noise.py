@@ -11,11 +11,13 @@ A page whose blocks are all noise is still passed on: its block hashes feed the 
 page without any block is dropped.
 
 Settings: ``NOISE_ENABLED`` (default True) switches the pipeline off; ``SITE_MODELS_ENABLED`` (default
-True) the cross-page models.
+True) the cross-page models. They are part of the cleancrawl method: with another ``EXTRACTION_METHOD``
+the method's labels stand, as with site models off (`pipelines.method.site_models_enabled`).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Self
 
 from scrapy.crawler import Crawler
@@ -25,8 +27,9 @@ from scrapy.statscollectors import StatsCollector
 from crawler import stats
 from crawler.items import PageItem
 from extraction import ExtractionConfig, Label, text_hash
-from extraction.site_models import SiteModel
+from pipelines.cluster_models import ClusterModel, CrawlModels
 from pipelines.config import extraction_config
+from pipelines.method import site_models_enabled
 
 _CONTENT = Label.CONTENT.value
 
@@ -34,11 +37,12 @@ _CONTENT = Label.CONTENT.value
 class NoisePipeline:
     """Revise labels with the cluster's model, set `item.content_hash`, update the block and byte stats."""
 
-    def __init__(self, stats_collector: StatsCollector, config: ExtractionConfig, site_models: bool) -> None:
+    def __init__(
+        self, stats_collector: StatsCollector, config: ExtractionConfig, site_models: CrawlModels | None
+    ) -> None:
         self.stats = stats_collector
         self.config = config
         self.site_models = site_models
-        self.models: dict[tuple[str, str], SiteModel] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -47,17 +51,19 @@ class NoisePipeline:
         if not settings.getbool("NOISE_ENABLED", True):
             raise NotConfigured("NOISE_ENABLED is False")
         assert crawler.stats is not None
-        return cls(crawler.stats, extraction_config(settings), settings.getbool("SITE_MODELS_ENABLED", True))
+        config = extraction_config(settings)
+        site_models = CrawlModels.of(crawler) if site_models_enabled(settings, config) else None
+        return cls(crawler.stats, config, site_models)
 
     def process_item(self, item: PageItem) -> PageItem:
         """Drop a page with no blocks; otherwise revise its labels, clear noise text and count the page."""
         if not item.blocks:
             self.stats.inc_value(stats.skipped("no_blocks"))
             raise DropItem(f"no informative content: {item.final_url} has no block of visible text")
-        if self.site_models and item.cluster:
-            self._revise(item)
+        if self.site_models is not None and item.cluster:
+            self._revise(self.site_models.cluster(item.site, item.cluster), item)
         content = sum(1 for block in item.blocks if block.label == _CONTENT)
-        if not self.site_models:
+        if self.site_models is None:
             for block in item.blocks:
                 if block.label != _CONTENT:
                     block.text = ""
@@ -66,12 +72,19 @@ class NoisePipeline:
         self._count(item, content, len(text.encode("utf-8")))
         return item
 
-    def _revise(self, item: PageItem) -> None:
+    def _revise(self, learned: ClusterModel, item: PageItem) -> None:
         """Observe the page in its cluster's model; once the model is ready, relabel the page with it."""
-        model = self.models.setdefault((item.site, item.cluster), SiteModel(self.config))
+        started = time.perf_counter()
+        try:
+            self._observe_and_revise(learned, item)
+        finally:
+            stats.add_seconds(self.stats, stats.SITE_MODEL_SECONDS, time.perf_counter() - started)
+
+    def _observe_and_revise(self, learned: ClusterModel, item: PageItem) -> None:
         blocks = [record.single_page_block() for record in item.blocks]
         keys = [record.key for record in item.blocks]
-        model.observe(blocks, keys)
+        learned.observe(item.url, blocks, keys)
+        model = learned.model
         item.model_pages = model.pages
         if not model.ready:
             return

@@ -11,6 +11,8 @@ Settings:
   matures (``EXTRACTION_SITE_MIN_PAGES`` pages) and when the spider closes, every stored page of the
   cluster is re-cleaned from the database (`pipelines.storage.reclean`), so no page keeps a decision made
   before its cluster's template was known; then the text of blocks no page holds as content is forgotten.
+  The model is the one `NoisePipeline` fed (`pipelines.cluster_models`) when it has seen exactly the
+  cluster's stored pages, else it is rebuilt from the stored blocks (``cleancrawl/reclean_models_rebuilt``).
   Until then noise text is stored too (a crawl cut short leaves it; the next crawl's close removes it).
 
 Stats (of committed pages): ``cleancrawl/pages_stored``, ``cleancrawl/pages_store_failed``,
@@ -40,8 +42,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from crawler.items import PageItem
+from crawler.stats import add_seconds
 from extraction import ExtractionConfig
+from extraction.site_models import SiteModel
+from pipelines.cluster_models import CrawlModels
 from pipelines.config import extraction_config
+from pipelines.method import site_models_enabled
 from pipelines.storage import (
     DEFAULT_DATABASE_URL,
     BatchSummary,
@@ -50,7 +56,7 @@ from pipelines.storage import (
     session_factory,
     store_pages,
 )
-from pipelines.storage.reclean import RecleanSummary, purge_noise_text, reclean_cluster
+from pipelines.storage.reclean import RecleanSummary, purge_noise_text, reclean_cluster, stored_urls
 from pipelines.storage.repository import cluster_ids, site_of
 
 logger = logging.getLogger(__name__)
@@ -63,6 +69,7 @@ RECLEAN_PAGES = "cleancrawl/reclean_pages"
 RECLEAN_PAGES_CHANGED = "cleancrawl/reclean_pages_changed"
 RECLEAN_BLOCKS = "cleancrawl/reclean_blocks_relabelled"
 RECLEAN_SECONDS = "cleancrawl/reclean_seconds"
+RECLEAN_REBUILT = "cleancrawl/reclean_models_rebuilt"
 DEFAULT_BATCH_SIZE = 50
 
 
@@ -75,7 +82,7 @@ class StoragePipeline:
         batch_size: int,
         stats: StatsCollector,
         config: ExtractionConfig | None = None,
-        site_models: bool = False,
+        site_models: CrawlModels | None = None,
     ) -> None:
         self.database_url = database_url
         self.batch_size = max(1, batch_size)
@@ -97,8 +104,9 @@ class StoragePipeline:
         assert crawler.stats is not None
         settings = crawler.settings
         batch_size = settings.getint("STORAGE_BATCH_SIZE", DEFAULT_BATCH_SIZE)
-        site_models = settings.getbool("SITE_MODELS_ENABLED", True)
-        return cls(url, batch_size, crawler.stats, extraction_config(settings), site_models)
+        config = extraction_config(settings)
+        site_models = CrawlModels.of(crawler) if site_models_enabled(settings, config) else None
+        return cls(url, batch_size, crawler.stats, config, site_models)
 
     def open_spider(self) -> None:
         """Connect and bring the schema up to date before the first page arrives."""
@@ -118,7 +126,7 @@ class StoragePipeline:
     def close_spider(self) -> None:
         """Write what is left, re-clean the clusters this process stored pages of, release the connections."""
         self.flush()
-        if self.site_models and self._sessions is not None:
+        if self.site_models is not None and self._sessions is not None:
             self.reclean(self.clusters, purge=True)
         if self._engine is not None:
             self._engine.dispose()
@@ -135,7 +143,7 @@ class StoragePipeline:
             batch, summary = self._write_one_by_one(batch)
         self._count(batch)
         self._log(summary)
-        if self.site_models:
+        if self.site_models is not None:
             stored = {(site_of(item), item.cluster) for item in batch if item.cluster}
             self.clusters |= stored
             matured = {
@@ -153,8 +161,9 @@ class StoragePipeline:
         summary = RecleanSummary()
         try:
             with self._sessions.begin() as session:
-                for cluster_id in cluster_ids(session, clusters):
-                    summary.add(reclean_cluster(session, cluster_id, self.config))
+                for (site, cluster), cluster_id in cluster_ids(session, clusters).items():
+                    model = self._learned_model(session, site, cluster, cluster_id)
+                    summary.add(reclean_cluster(session, cluster_id, self.config, model))
                 purged = purge_noise_text(session) if purge else 0
         except SQLAlchemyError:
             logger.exception("Re-cleaning %d clusters failed; their pages keep their labels", len(clusters))
@@ -172,16 +181,24 @@ class StoragePipeline:
         )
         return summary
 
+    def _learned_model(self, session: Session, site: str, cluster: str, cluster_id: int) -> SiteModel | None:
+        """This crawl's model of the cluster when it has seen exactly its stored pages; None to rebuild it."""
+        learned = self.site_models.get(site, cluster) if self.site_models is not None else None
+        if learned is not None and learned.mirrors(stored_urls(session, cluster_id)):
+            return learned.model
+        self.stats.inc_value(RECLEAN_REBUILT)
+        return None
+
     def _count_reclean(self, summary: RecleanSummary, seconds: float) -> None:
         self.stats.inc_value(RECLEAN_PAGES, summary.pages)
         self.stats.inc_value(RECLEAN_PAGES_CHANGED, summary.pages_changed)
         self.stats.inc_value(RECLEAN_BLOCKS, summary.blocks_relabelled)
-        self.stats.set_value(RECLEAN_SECONDS, self.stats.get_value(RECLEAN_SECONDS, 0.0) + seconds)
+        add_seconds(self.stats, RECLEAN_SECONDS, seconds)
 
     def _write(self, batch: list[PageItem]) -> BatchSummary:
         assert self._sessions is not None, "open_spider() was not called"
         with self._sessions.begin() as session:
-            return store_pages(session, batch, keep_noise_text=self.site_models)
+            return store_pages(session, batch, keep_noise_text=self.site_models is not None)
 
     def _write_one_by_one(self, batch: list[PageItem]) -> tuple[list[PageItem], BatchSummary]:
         """Store each page in its own transaction (a bad page costs only itself); return the stored ones."""

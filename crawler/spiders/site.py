@@ -6,8 +6,10 @@ Usage::
                       [-a max_pages=N] [-a max_depth=N]
 
 Segmentation (step 1 of the design's pipeline) runs here, in the callback, not in an item pipeline: the
-spider holds the body, the charset of the response and its URL, and one `extraction.extract` call gives
-both the page's blocks and its links from a single parse. No HTML travels past the spider.
+spider holds the body, the charset of the response and its URL, and one call of the crawl's method
+(``EXTRACTION_METHOD``, default ``cleancrawl``: `extraction.extract`) gives both the page's blocks and its
+links from a single parse. No HTML travels past the spider, except with a site-level method, whose
+`MethodPipeline` needs it to learn the page's cluster and label the page again.
 
 Links come from that parse, already absolute and normalised. Each URL is checked against a set of every
 URL met so far before anything else, so a link seen on hundreds of pages costs one set lookup after the
@@ -49,9 +51,10 @@ from extraction import (
     ExtractionError,
     ExtractionResult,
     NotHTMLError,
-    extract,
 )
 from extraction.links import normalise_url
+from extraction.methods.base import Method
+from extraction.methods.registry import get_method
 from pipelines.config import extraction_config
 
 # Extensions of files that are never HTML pages: links to them are not fetched at all. A short list of
@@ -93,6 +96,7 @@ class SiteSpider(Spider):
         self.max_pages = _count_argument("max_pages", max_pages)
         self.max_depth = _count_argument("max_depth", max_depth)
         self.config = ExtractionConfig()
+        self.method: Method = get_method(self.config.method, self.config)
         # Every normalised URL met so far: scheduled, off-site, non-HTML, or reached as a final URL.
         self._seen: set[str] = set(self.seeds)
         # Final URLs of the pages yielded: a page reached under several URLs is stored once.
@@ -101,9 +105,11 @@ class SiteSpider(Spider):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
-        """Create the spider, read the extraction settings, and apply `max_depth` as `DEPTH_LIMIT`."""
+        """Create the spider, read the extraction settings and method (an unknown name stops the crawl
+        here), and apply `max_depth` as `DEPTH_LIMIT`."""
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.config = extraction_config(crawler.settings)
+        spider.method = get_method(spider.config.method, spider.config)
         if spider.max_depth:
             # Settings are still open here (Crawler.crawl applies them after creating the spider).
             crawler.settings.set("DEPTH_LIMIT", spider.max_depth, priority="spider")
@@ -126,7 +132,7 @@ class SiteSpider(Spider):
             self._skip(*refusal)
             return
         try:
-            result = extract(response.body, url=response.url, config=self.config, encoding=_charset(response))
+            result = self.method.extract(response.body, url=response.url, encoding=_charset(response))
         except ExtractionError as error:
             self._skip(_extraction_reason(error), response.url, str(error))
             return
@@ -137,7 +143,7 @@ class SiteSpider(Spider):
             return
         self._stored.add(final_url)
         self._pages_out += 1
-        yield page_item(response, final_url, result, self.config)
+        yield page_item(response, final_url, result, self.config, keep_html=self.method.site_level)
         if self._full():
             raise CloseSpider("max_pages")
         yield from self._follow_links(response, result)
@@ -247,13 +253,21 @@ def _non_html_extension(url: str) -> bool:
 
 
 def page_item(
-    response: Response, final_url: str, result: ExtractionResult, config: ExtractionConfig
+    response: Response,
+    final_url: str,
+    result: ExtractionResult,
+    config: ExtractionConfig,
+    keep_html: bool = False,
 ) -> PageItem:
-    """The item of one extracted page: sizes, title and every block with its hash and label."""
+    """The item of one extracted page: sizes, title and every block with its hash and label; with
+    `keep_html`, the body too (for a site-level method's `MethodPipeline`)."""
     # The page's identity in the store is its final URL, whichever URL (redirect, meta refresh) reached it
     # first: a page found under several URLs is one row, in this crawl and the next.
     now, size = datetime.now(UTC), len(response.body)
-    return PageItem.of(result, final_url, response.status, size, now, config.site_shape_max_chars)
+    item = PageItem.of(result, final_url, response.status, size, now, config.site_shape_max_chars)
+    if keep_html:
+        item.html = response.body
+    return item
 
 
 def _extraction_reason(error: ExtractionError) -> str:

@@ -18,10 +18,11 @@ from extraction.result import ExtractionResult
 
 @dataclass(frozen=True, slots=True)
 class SitePage:
-    """One page of a site handed to `Method.learn`: its HTML and URL."""
+    """One page of a site handed to `Method.learn`: its HTML, URL and HTTP charset hint (as `extract`)."""
 
     html: str | bytes
     url: str | None = None
+    encoding: str | None = None
 
 
 class Method(ABC):
@@ -37,7 +38,8 @@ class Method(ABC):
         self.config = config or ExtractionConfig()
 
     def learn(self, pages: Sequence[SitePage]) -> None:  # noqa: B027 - single-page methods learn nothing
-        """Learn from pages of one site or cluster (site-level methods); others ignore it."""
+        """Learn from pages of one site or cluster (site-level methods; a later call adds to what was
+        learned, a page met again counts once); others ignore it."""
 
     @abstractmethod
     def extract(

@@ -57,10 +57,12 @@ def extract_segmented(
     result, body = prepared.result, prepared.body
     if body is None:
         return result
+    # The links of removed elements (a <form> may wrap the whole page) are still the page's links to crawl.
+    hrefs = page_hrefs(body) if removed_tags else None
     if removed_tags:
         etree.strip_elements(body, *removed_tags, with_tail=False)
     page = segment(body, config)
-    result.blocks, result.hrefs = page.blocks, page.hrefs
+    result.blocks, result.hrefs = page.blocks, page.hrefs if hrefs is None else hrefs
     reason = label(page) if page.blocks else NO_TEXT
     truncated = f"only the first {config.max_blocks} blocks were read" if page.truncated else ""
     result.reason = join_reasons(reason, truncated, result.reason)

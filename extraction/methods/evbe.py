@@ -46,6 +46,7 @@ from lxml import etree
 
 from extraction.config import ExtractionConfig
 from extraction.methods.base import Method
+from extraction.methods.common import page_hrefs
 from extraction.methods.css import Style, compile_sheets, computed_styles, page_stylesheets
 from extraction.methods.marks import block_marks, mark
 from extraction.methods.sitepages import finish, label
@@ -380,10 +381,14 @@ class Evbe(Method):
         prepared = prepare(html, url, self.config, encoding)
         if prepared.body is None:
             return prepared.result
+        # Rule 1 drops what the style sheets hide (a drop-down menu): its links are still the page's links.
+        hrefs = page_hrefs(prepared.body)
         visual = visual_blocks(html, encoding, prepared.body, self.config)
         if visual.page.blocks:
             self._label(visual)
-        return finish(prepared, visual.page)
+        result = finish(prepared, visual.page)
+        result.hrefs = hrefs
+        return result
 
     def _label(self, visual: VisualPage) -> None:
         config = self.config

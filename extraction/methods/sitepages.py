@@ -39,7 +39,7 @@ def learned_pages(pages: Sequence[SitePage], config: ExtractionConfig) -> Iterat
     are skipped (a site's 404 page or image must not stop the method learning from the rest)."""
     for page in pages:
         try:
-            prepared = prepare(page.html, page.url, config)
+            prepared = prepare(page.html, page.url, config, page.encoding)
         except ExtractionError:
             continue
         if prepared.body is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +46,8 @@ class TermEntropy:
     def observe(self, blocks: Iterable[Block]) -> None:
         """Add one page's term frequencies (a column of the feature-document matrix)."""
         self.pages += 1
-        counts = Counter(term for block in blocks for term in terms(block.text))
+        # One pass over the page's text: term counts do not depend on block boundaries.
+        counts = Counter(terms("\n".join(block.text for block in blocks)))
         self.totals.update(counts)
         for term, count in counts.items():
             self.tf_log_tf[term] = self.tf_log_tf.get(term, 0.0) + count * math.log(count)
@@ -62,8 +63,10 @@ class TermEntropy:
     def block_entropy(self, text: str) -> float | None:
         """The mean entropy of the block's distinct terms; None for a block without terms."""
         features = set(terms(text))
-        if not features:
-            return None
+        return self.mean_entropy(features) if features else None
+
+    def mean_entropy(self, features: Collection[str]) -> float:
+        """The mean entropy of distinct terms (at least one)."""
         return sum(self.term_entropy(term) for term in features) / len(features)
 
     def to_dict(self) -> dict[str, Any]:

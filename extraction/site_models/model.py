@@ -6,6 +6,10 @@ Three cross-page rules, each decision with a reason a person can read:
   document frequency); a site-wide disclaimer inside the article area goes the same way.
 - Template slot (seed 004's style tree, `slots`): a content block outside the cluster's content region,
   in a place of the template that holds the same few texts from page to page, is template.
+- Redundant (seed 004's InfoDiscoverer, `entropy`; off unless `site_drop_redundant`): a content block
+  outside the content region whose terms are spread over the cluster's pages (Lin & Ho's block entropy
+  at or above the page's greedy threshold) is template even when its text changes (related posts, a
+  changing menu).
 - New in the content region: a block the single page set aside (too short, a caption, a lone link) that
   is not repeated and sits in the content region, in a place whose text is new on most pages, is content;
   so is the page's headline, the h1 repeating the title, in a place holding a new heading on every page.
@@ -25,6 +29,7 @@ from typing import Any
 from extraction.config import ExtractionConfig
 from extraction.result import Block, BlockFeatures, BlockKind, Label
 from extraction.scoring import same_text
+from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
 from extraction.site_models.slots import TemplateSlots, in_region
 
@@ -63,6 +68,7 @@ class SiteModel:
     config: ExtractionConfig = field(default_factory=ExtractionConfig)
     frequency: BlockFrequency = field(default_factory=BlockFrequency)
     slots: TemplateSlots = field(default_factory=TemplateSlots)
+    terms: TermEntropy = field(default_factory=TermEntropy)
 
     @property
     def pages(self) -> int:
@@ -83,6 +89,8 @@ class SiteModel:
         keys = self.keys(blocks) if keys is None else keys
         self.frequency.observe(keys)
         self.slots.observe((block, key.slot, key.shape) for block, key in zip(blocks, keys, strict=True))
+        if self.config.site_drop_redundant and self.terms.pages < self.config.site_entropy_pages:
+            self.terms.observe(blocks)
 
     def revise(
         self, blocks: Sequence[Block], title: str = "", keys: Sequence[BlockKey] | None = None
@@ -99,6 +107,8 @@ class SiteModel:
             self._decide(block, key, block.text in fields, context)
             for block, key in zip(blocks, keys, strict=True)
         ]
+        if self.config.site_drop_redundant:
+            self._drop_redundant(blocks, keys, decisions, context)
         had_content = any(block.is_content for block in blocks)
         if had_content and not any(decision.label is Label.CONTENT for decision in decisions):
             return [self._keep(block, decision) for block, decision in zip(blocks, decisions, strict=True)]
@@ -113,7 +123,11 @@ class SiteModel:
 
     def to_dict(self) -> dict[str, Any]:
         """The model's state as plain counts, for a pipeline to persist and share between processes."""
-        return {"frequency": self.frequency.to_dict(), "slots": self.slots.to_dict()}
+        return {
+            "frequency": self.frequency.to_dict(),
+            "slots": self.slots.to_dict(),
+            "terms": self.terms.to_dict(),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], config: ExtractionConfig | None = None) -> SiteModel:
@@ -122,6 +136,7 @@ class SiteModel:
             config or ExtractionConfig(),
             BlockFrequency.from_dict(data["frequency"]),
             TemplateSlots.from_dict(data["slots"]),
+            TermEntropy.from_dict(data["terms"]),
         )
 
     def _context(self, title: str) -> _Context:
@@ -178,6 +193,49 @@ class SiteModel:
         ):
             return Label.CONTENT, f"the page's headline (its place holds a new heading, {importance:.2f})"
         return block.label, block.reason
+
+    def _drop_redundant(
+        self, blocks: Sequence[Block], keys: Sequence[BlockKey], decisions: list[Decision], context: _Context
+    ) -> None:
+        """Relabel as noise, in `decisions`, the page's content blocks outside the content region whose
+        terms recur across the cluster (Lin & Ho: block entropy at or above the page's threshold).
+
+        Headings, tables, code and lists are left alone: a title or a record names what the site is
+        about, so its words are everywhere on the site without being template.
+        """
+        candidates = [
+            index
+            for index, (block, key, decision) in enumerate(zip(blocks, keys, decisions, strict=True))
+            if block.is_content
+            and decision.label is Label.CONTENT
+            and block.kind not in _PROTECTED
+            and block.kind is not BlockKind.HEADING
+            and not in_region(key.slot, context.region)
+        ]
+        if not candidates or self.terms.pages < 2:
+            return
+        threshold = self._entropy_threshold(blocks)
+        for index in candidates:
+            entropy = self.terms.block_entropy(blocks[index].text)
+            if entropy is not None and entropy >= threshold:
+                reason = (
+                    f"outside the content region, its words recur over the cluster (entropy {entropy:.2f})"
+                )
+                decisions[index] = Decision(
+                    blocks[index].position, Label.NOISE, reason, decisions[index].pages
+                )
+
+    def _entropy_threshold(self, blocks: Sequence[Block]) -> float:
+        """Lin & Ho's greedy threshold over the page's blocks."""
+        scored = []
+        for block in blocks:
+            features = terms(block.text)
+            if features:
+                scored.append((self.terms.mean_entropy(set(features)), features))
+        config = self.config
+        return greedy_threshold(
+            scored, config.site_entropy_step, config.site_entropy_flat_share, config.site_entropy_floor
+        )
 
     def _keep(self, block: Block, decision: Decision) -> Decision:
         if block.label is decision.label:

@@ -1,20 +1,20 @@
-"""Re-cleaning: a cluster's model, rebuilt from its stored pages, revises each of them; noise text goes.
+"""Re-cleaning: a cluster's model revises each of its stored pages; noise text goes.
 
-The model is rebuilt from the database, not taken from a process's memory: what several crawler
-processes stored (and earlier crawls) all counts, and the result depends only on the stored pages, so
-re-cleaning again gives the same labels. Each block starts again from its single-page decision
-(`page_label`), the cluster's model revises it (`extraction.site_models.SiteModel`), and the rows whose
-label or reason change are updated, with the page's clean-text size and hash.
+The model is the cluster's, learned by this process from exactly the pages stored, or else rebuilt from
+the database: what several crawler processes stored (and earlier crawls) all counts, and the result
+depends only on the stored pages, so re-cleaning again gives the same labels. Each block starts again
+from its single-page decision (`page_label`), the cluster's model revises it
+(`extraction.site_models.SiteModel`), and the rows whose label or reason change are updated, with the
+page's clean-text size and hash.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import groupby
 from typing import Any
 
-from sqlalchemy import Row, exists, select, update
+from sqlalchemy import exists, select, update
 from sqlalchemy.orm import Session
 
 from extraction import Block, ExtractionConfig, text_hash
@@ -67,20 +67,41 @@ _ROWS = (
     .join(BlockRow, BlockRow.hash == PageBlock.block_hash)
     .order_by(Page.id, PageBlock.position)
 )
+# Rows per fetch of the streamed pass: a few pages' blocks at a time.
+_ROWS_PER_FETCH = 2000
 
 
-def reclean_cluster(session: Session, cluster_id: int, config: ExtractionConfig) -> RecleanSummary:
-    """Rebuild the cluster's model from its stored pages and revise each page's labels in place."""
-    pages = list(_stored_pages(session, cluster_id))
-    model = SiteModel(config)
-    for page in pages:
-        model.observe(page.blocks, page.keys)
-    summary = RecleanSummary(pages=len(pages))
-    for page in pages:
+def reclean_cluster(
+    session: Session, cluster_id: int, config: ExtractionConfig, model: SiteModel | None = None
+) -> RecleanSummary:
+    """Revise the labels of every stored page of the cluster with its model, in place.
+
+    `model` is the cluster's model when the caller holds one that has seen exactly the stored pages
+    (`stored_urls`); otherwise it is rebuilt from them. Pages are read as a stream, one at a time, and
+    the changed rows written at the end, so memory holds the model and the changes, not the pages.
+    """
+    if model is None:
+        model = rebuilt_model(session, cluster_id, config)
+    changes = _Changes()
+    for page in _stored_pages(session, cluster_id):
         if model.ready:
             model.apply(page.blocks, page.title, page.keys)
-        _write_changes(session, page, summary)
-    return summary
+        changes.add(page)
+    changes.write(session)
+    return changes.summary
+
+
+def rebuilt_model(session: Session, cluster_id: int, config: ExtractionConfig) -> SiteModel:
+    """The cluster's model learned from its stored pages, as single-page extraction labelled them."""
+    model = SiteModel(config)
+    for page in _stored_pages(session, cluster_id):
+        model.observe(page.blocks, page.keys)
+    return model
+
+
+def stored_urls(session: Session, cluster_id: int) -> set[str]:
+    """The URLs of the cluster's stored pages."""
+    return set(session.scalars(select(Page.url).where(Page.cluster_id == cluster_id)))
 
 
 def purge_noise_text(session: Session) -> int:
@@ -94,46 +115,81 @@ def purge_noise_text(session: Session) -> int:
 
 
 def _stored_pages(session: Session, cluster_id: int) -> Iterator[_StoredPage]:
-    """The cluster's pages, each block as single-page extraction labelled it."""
-    # Core rows on the session's connection: the ORM's row processing doubled the cost of this pass.
-    rows: Iterable[Row[Any]] = session.connection().execute(_ROWS.where(Page.cluster_id == cluster_id))
-    for (page_id, title), page_rows in groupby(rows, key=_page_of):
-        page = _StoredPage(page_id, title)
-        for row in page_rows:
-            page.blocks.append(_single_page_block(row))
-            page.keys.append(BlockKey(row.block_hash, row.slot, row.shape_hash))
-            page.stored.append((row.label, row.reason))
+    """The cluster's pages one at a time, each block as single-page extraction labelled it."""
+    # Core rows unpacked by position, streamed (a server-side cursor on PostgreSQL): the ORM's row
+    # processing doubled the cost of this pass, and holding every page of a large cluster at once
+    # tripled the crawl's memory.
+    query = _ROWS.where(Page.cluster_id == cluster_id).execution_options(yield_per=_ROWS_PER_FETCH)
+    page: _StoredPage | None = None
+    for row in session.connection().execute(query):
+        (
+            page_id,
+            title,
+            position,
+            block_hash,
+            slot,
+            shape,
+            tag,
+            kind,
+            page_label,
+            page_reason,
+            label,
+            reason,
+            text,
+        ) = row
+        if page is None or page.id != page_id:
+            if page is not None:
+                yield page
+            page = _StoredPage(page_id, title)
+        # Noise text may be gone (purged at the end of an earlier crawl): the block is then empty.
+        page.blocks.append(
+            stored_block(position, slot, tag, kind, text or "", page_label or label, page_reason)
+        )
+        page.keys.append(BlockKey(block_hash, slot, shape))
+        page.stored.append((label, reason))
+    if page is not None:
         yield page
 
 
-def _page_of(row: Row[Any]) -> tuple[int, str]:
-    return row.id, row.title
+@dataclass(slots=True)
+class _Changes:
+    """The rows re-cleaning changes, gathered page by page and written at once."""
 
+    summary: RecleanSummary = field(default_factory=RecleanSummary)
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    pages: list[dict[str, Any]] = field(default_factory=list)
 
-def _single_page_block(row: Row[Any]) -> Block:
-    """The stored block as single-page extraction labelled it (noise text may be gone: empty)."""
-    label = row.page_label or row.label
-    return stored_block(row.position, row.slot, row.tag, row.kind, row.text or "", label, row.page_reason)
+    def add(self, page: _StoredPage) -> None:
+        """Note the page's blocks whose label or reason changed, and its new clean-text size and hash."""
+        self.summary.pages += 1
+        changed = [
+            (block, stored)
+            for block, stored in zip(page.blocks, page.stored, strict=True)
+            if (block.label.value, block.reason) != stored
+        ]
+        if not changed:
+            return
+        self.blocks.extend(
+            {
+                "page_id": page.id,
+                "position": block.position,
+                "label": block.label.value,
+                "reason": block.reason,
+            }
+            for block, _ in changed
+        )
+        text = "\n".join(block.text for block in page.blocks if block.is_content)
+        self.pages.append(
+            {"id": page.id, "stored_bytes": len(text.encode("utf-8")), "content_hash": text_hash(text)}
+        )
+        self.summary.pages_changed += 1
+        self.summary.blocks_relabelled += sum(
+            1 for block, stored in changed if block.label.value != stored[0]
+        )
 
-
-def _write_changes(session: Session, page: _StoredPage, summary: RecleanSummary) -> None:
-    """Update the page's rows whose label or reason changed, and its clean-text size and hash."""
-    changed = [
-        {"page_id": page.id, "position": block.position, "label": block.label.value, "reason": block.reason}
-        for block, stored in zip(page.blocks, page.stored, strict=True)
-        if (block.label.value, block.reason) != stored
-    ]
-    if not changed:
-        return
-    session.execute(update(PageBlock), changed)
-    text = _clean_text(page.blocks)
-    values = {"id": page.id, "stored_bytes": len(text.encode("utf-8")), "content_hash": text_hash(text)}
-    session.execute(update(Page), [values])
-    summary.pages_changed += 1
-    summary.blocks_relabelled += sum(
-        1 for block, stored in zip(page.blocks, page.stored, strict=True) if block.label.value != stored[0]
-    )
-
-
-def _clean_text(blocks: Sequence[Block]) -> str:
-    return "\n".join(block.text for block in blocks if block.is_content)
+    def write(self, session: Session) -> None:
+        """Update the changed rows (bulk updates by primary key)."""
+        if self.blocks:
+            session.execute(update(PageBlock), self.blocks)
+        if self.pages:
+            session.execute(update(Page), self.pages)

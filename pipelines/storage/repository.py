@@ -95,11 +95,11 @@ def savings_by_site(session: Session) -> list[SiteSavings]:
     return [SiteSavings(*row) for row in rows]
 
 
-def cluster_ids(session: Session, clusters: Iterable[tuple[str, str]]) -> list[int]:
+def cluster_ids(session: Session, clusters: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
     """The ids of the stored clusters named by (site host, cluster name) pairs, in id order."""
     wanted = set(clusters)
     if not wanted:
-        return []
+        return {}
     rows = session.execute(
         select(Site.host, Cluster.signature, Cluster.id)
         .join(Site, Site.id == Cluster.site_id)
@@ -107,7 +107,7 @@ def cluster_ids(session: Session, clusters: Iterable[tuple[str, str]]) -> list[i
         .where(Cluster.signature.in_({name for _, name in wanted}))
         .order_by(Cluster.id)
     )
-    return [cluster_id for host, name, cluster_id in rows if (host, name) in wanted]
+    return {(host, name): cluster_id for host, name, cluster_id in rows if (host, name) in wanted}
 
 
 def site_of(item: PageItem) -> str:

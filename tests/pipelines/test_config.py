@@ -8,6 +8,7 @@ import pytest
 from scrapy.settings import Settings
 
 from extraction import ExtractionConfig
+from extraction.methods.registry import METHODS, UnknownMethodError, get_method
 from pipelines.config import ExtractionSettingError, extraction_config, setting_name
 
 
@@ -59,3 +60,17 @@ def test_an_unknown_name_is_an_error_that_lists_the_known_ones() -> None:
 def test_a_value_of_the_wrong_type_names_the_setting() -> None:
     with pytest.raises(ExtractionSettingError, match="EXTRACTION_MAX_BLOCKS='many' is not a valid int"):
         extraction_config(Settings({"EXTRACTION_MAX_BLOCKS": "many"}))
+
+
+def test_the_method_settings_reach_the_config() -> None:
+    settings = Settings({"EXTRACTION_METHOD": "contentextractor", "EXTRACTION_METHOD_LEARN_PAGES": "8"})
+    config = extraction_config(settings)
+    assert (config.method, config.method_learn_pages) == ("contentextractor", 8)
+    assert get_method(config.method, config).site_level
+
+
+def test_an_unknown_method_is_an_error_that_lists_the_methods() -> None:
+    config = extraction_config(Settings({"EXTRACTION_METHOD": "readability"}))
+    with pytest.raises(UnknownMethodError, match="unknown method 'readability'; choose from ") as info:
+        get_method(config.method, config)
+    assert all(name in str(info.value) for name in METHODS)

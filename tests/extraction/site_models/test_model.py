@@ -6,12 +6,14 @@ import copy
 import json
 from pathlib import Path
 
+import pytest
+
 from extraction import ExtractionConfig, ExtractionResult, Label, extract
 from extraction.evaluate.metric import score_page, summarize
 from extraction.result import Block, BlockKind
 from extraction.site_models import Cluster, SiteModel, assign, page_signature
 from tests.extraction.pages import find_block
-from tests.extraction.site_models.pages import HEATING_POST, SHORT_POST, TITLE_ONLY_POST, fresh
+from tests.extraction.site_models.pages import HEATING_POST, PYTHON_DOCS, SHORT_POST, TITLE_ONLY_POST, fresh
 
 
 def _model(pages: dict[str, ExtractionResult], config: ExtractionConfig | None = None) -> SiteModel:
@@ -142,3 +144,21 @@ def test_whizzy_f1_with_and_without_site_models(
     print(f"whizzy F1 without site models {before.f1:.4f}, with {after.f1:.4f}")
     assert after.f1 >= before.f1 + 0.02
     assert after.f1 >= 0.98
+
+
+def test_lin_and_ho_entropy_drops_recurring_words_outside_the_region_only_when_asked() -> None:
+    if not PYTHON_DOCS.is_dir():
+        pytest.skip(f"Python docs not installed at {PYTHON_DOCS}")
+    paths = sorted(path for path in PYTHON_DOCS.glob("genindex*.html") if path.name != "genindex-all.html")
+    pages = [extract(path.read_bytes()) for path in paths]
+    index = next(page for page, path in zip(pages, paths, strict=True) if path.name == "genindex.html")
+    line = find_block(index.blocks, "Full index on one page")
+    for drop_redundant in (False, True):
+        model = SiteModel(ExtractionConfig(site_drop_redundant=drop_redundant))
+        for page in pages:
+            model.observe(page.blocks)
+        decision = model.revise(index.blocks, index.title)[index.blocks.index(line)]
+        # The index's words ("index", "page") are on every page of the cluster: entropy near its floor.
+        assert (decision.label is Label.NOISE) is drop_redundant
+        assert ("its words recur over the cluster (entropy" in decision.reason) is drop_redundant
+    assert model.terms.pages == len(pages)

@@ -11,11 +11,13 @@ from scrapy.utils.test import get_crawler
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from extraction import ExtractionConfig
 from pipelines.cluster import ClusterPipeline
 from pipelines.noise import NoisePipeline
 from pipelines.storage import make_engine, session_factory
 from pipelines.storage.models import Block, Page, PageBlock, clean_pages
-from pipelines.store import StoragePipeline
+from pipelines.storage.reclean import reclean_cluster
+from pipelines.store import RECLEAN_REBUILT, StoragePipeline
 from tests.pipelines.databases import postgres_schema
 from tests.pipelines.pages import whizzy_item, whizzy_post_files
 
@@ -136,6 +138,29 @@ def test_two_processes_sharing_postgresql_decide_as_one(shared_dir: Path) -> Non
         shared, single = _labels(shared_url), _labels(single_url)
     assert shared == single
     assert any(label == "content" and "headline" in reason for label, reason in shared.values())
+    # The lone process re-cleaned with the model it fed; each of the pair saw half the pages and rebuilt.
+    assert _rebuilt(alone) == 0
+    assert _rebuilt(one) > 0 and _rebuilt(two) > 0
+
+
+def test_the_crawls_model_labels_as_a_model_rebuilt_from_the_store(
+    shared_dir: Path, database_url: str
+) -> None:
+    process = Process(database_url)
+    for post in whizzy_post_files(shared_dir, MIN_PAGES + 3):
+        process.crawl(shared_dir, post)
+    process.close()
+    assert _rebuilt(process) == 0
+    with _sessions(database_url) as sessions, sessions.begin() as session:
+        cluster_id = session.scalars(select(Page.cluster_id)).first()
+        assert cluster_id is not None
+        again = reclean_cluster(session, cluster_id, ExtractionConfig(site_min_pages=MIN_PAGES))
+    assert again.pages == MIN_PAGES + 3
+    assert again.pages_changed == 0
+
+
+def _rebuilt(process: Process) -> int:
+    return int(process.store.stats.get_value(RECLEAN_REBUILT, 0))
 
 
 @contextmanager
