@@ -8,7 +8,8 @@ other, in subprocesses with the same settings (AutoThrottle off, no delay, 16 re
 - ``single-page``: the `site` spider with extraction, clustering, noise removal and SQLite storage,
   site models off (``SITE_MODELS_ENABLED=False``): every page keeps its single-page labels;
 - ``cleancrawl``: the same with site models on (the default): cluster models revise labels and re-clean
-  stored pages; its ``reclean s`` column is the time the re-cleaning passes took inside that crawl.
+  stored pages; its ``model s`` column is the time the models took inline (observing and revising each
+  page), ``reclean s`` the time the re-cleaning passes took, and ``models`` their share of the crawl.
 
 It prints one table: wall time, pages, pages per second and peak memory (max RSS of the crawl process)
 of each crawl; stored bytes against raw HTML and against all visible text (`index_savings`); the F1 of
@@ -107,7 +108,16 @@ class Figures:
     stored_vs_html: float | None = None
     stored_vs_text: float | None = None
     f1: Summary | None = None
+    # Site models: seconds inline (observing, revising) and re-cleaning stored pages, within `seconds`.
+    model_seconds: float | None = None
     reclean_seconds: float | None = None
+
+    @property
+    def model_share(self) -> float | None:
+        """The share of the crawl's wall time its site models took (inline and re-cleaning)."""
+        if self.reclean_seconds is None or not self.seconds:
+            return None
+        return ((self.model_seconds or 0.0) + self.reclean_seconds) / self.seconds
 
 
 def load_truth(path: Path) -> list[TruthPage]:
@@ -261,6 +271,7 @@ def run_cleancrawl(
     figures = Figures(name, int(stats.get("cleancrawl/pages_kept", 0)), seconds, rss)
     if "cleancrawl/reclean_seconds" in stats:
         figures.reclean_seconds = float(stats["cleancrawl/reclean_seconds"])
+        figures.model_seconds = float(stats.get("cleancrawl/site_model_seconds", 0.0))
     with sqlite3.connect(database) as connection:
         row = connection.execute("SELECT stored_vs_html, stored_vs_text FROM index_savings").fetchone()
         figures.stored_vs_html, figures.stored_vs_text = row
@@ -309,7 +320,8 @@ def render(rows: list[SiteRow]) -> str:
     """The benchmark table: one line per crawl and per peer (peers: extraction alone, in-process)."""
     header = (
         f"{'site':<10} {'run':<16} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'peak MB':>8} "
-        f"{'stored/HTML':>11} {'stored/text':>11} {'GT':>4} {'F1':>6} {'P':>6} {'R':>6} {'reclean s':>9}"
+        f"{'stored/HTML':>11} {'stored/text':>11} {'GT':>4} {'F1':>6} {'P':>6} {'R':>6} "
+        f"{'model s':>7} {'reclean s':>9} {'models':>6}"
     )
     lines = [header, "-" * len(header)]
     for row in rows:
@@ -323,8 +335,15 @@ def _line(site: str, run: Figures) -> str:
     return (
         f"{site:<10} {run.name:<16} {run.pages:>6} {run.seconds:>7.1f} {rate:>8.1f} {memory:>8} "
         f"{_ratio(run.stored_vs_html):>11} {_ratio(run.stored_vs_text):>11} {_summary(run.f1):>25}"
-        f"{'' if run.reclean_seconds is None else f' {run.reclean_seconds:>9.2f}'}"
+        f"{_model_cells(run)}"
     )
+
+
+def _model_cells(run: Figures) -> str:
+    """The site models' seconds inline and re-cleaning, and their share of the wall time."""
+    if run.reclean_seconds is None:
+        return ""
+    return f" {run.model_seconds or 0.0:>7.2f} {run.reclean_seconds:>9.2f} {_ratio(run.model_share):>6}"
 
 
 def _ratio(value: float | None) -> str:

@@ -41,7 +41,8 @@ _LABELS = {label.value: label for label in Label}
 _PROTECTED = frozenset({BlockKind.TABLE_ROW, BlockKind.CODE, BlockKind.LIST_ITEM})
 
 
-@dataclass(slots=True, frozen=True)
+# Not frozen: a decision per block per revision, and a frozen dataclass's __init__ costs several times more.
+@dataclass(slots=True)
 class Decision:
     """The revised label of one block, why, and on how many of the cluster's pages it (or its shape) is."""
 

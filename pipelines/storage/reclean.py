@@ -10,6 +10,7 @@ page's clean-text size and hash.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,8 @@ from pipelines.storage.models import Block as BlockRow
 
 @dataclass(slots=True)
 class RecleanSummary:
-    """What re-cleaning did: pages revised, pages whose clean text changed, blocks relabelled."""
+    """What re-cleaning did: pages revised, pages whose clean text changed (a block relabelled), blocks
+    relabelled."""
 
     pages: int = 0
     pages_changed: int = 0
@@ -67,6 +69,7 @@ _ROWS = (
     .join(BlockRow, BlockRow.hash == PageBlock.block_hash)
     .order_by(Page.id, PageBlock.position)
 )
+_DIGITS = re.compile(r"\d+")
 # Rows per fetch of the streamed pass: a few pages' blocks at a time.
 _ROWS_PER_FETCH = 2000
 
@@ -160,15 +163,18 @@ class _Changes:
     pages: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, page: _StoredPage) -> None:
-        """Note the page's blocks whose label or reason changed, and its new clean-text size and hash."""
+        """Note the page's blocks whose decision changed and, when a label did, its clean-text size and hash.
+
+        A reason that changed only in its counts ("on 40 of 45 pages" now "on 480 of 526") is the same
+        decision: it keeps the counts of the pass that made it, so re-cleaning a large cluster does not
+        rewrite every template block of every page.
+        """
         self.summary.pages += 1
         changed = [
             (block, stored)
             for block, stored in zip(page.blocks, page.stored, strict=True)
-            if (block.label.value, block.reason) != stored
+            if block.label.value != stored[0] or _DIGITS.sub("0", block.reason) != _DIGITS.sub("0", stored[1])
         ]
-        if not changed:
-            return
         self.blocks.extend(
             {
                 "page_id": page.id,
@@ -178,14 +184,15 @@ class _Changes:
             }
             for block, _ in changed
         )
+        relabelled = sum(1 for block, stored in changed if block.label.value != stored[0])
+        if not relabelled:
+            return
         text = "\n".join(block.text for block in page.blocks if block.is_content)
         self.pages.append(
             {"id": page.id, "stored_bytes": len(text.encode("utf-8")), "content_hash": text_hash(text)}
         )
         self.summary.pages_changed += 1
-        self.summary.blocks_relabelled += sum(
-            1 for block, stored in changed if block.label.value != stored[0]
-        )
+        self.summary.blocks_relabelled += relabelled
 
     def write(self, session: Session) -> None:
         """Update the changed rows (bulk updates by primary key)."""

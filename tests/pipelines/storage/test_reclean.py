@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -60,14 +61,17 @@ def _sessions(database_url: str) -> Iterator[sessionmaker[Session]]:
 
 
 def _labels(database_url: str) -> dict[tuple[str, int], tuple[str, str]]:
-    """(url, position) -> (label, reason) of every stored block."""
+    """(url, position) -> (label, reason) of every stored block; the reason's counts masked (they are the
+    counts of the pass that made the decision, which depends on the order pages arrived in)."""
     with _sessions(database_url) as sessions, sessions() as session:
         rows = session.execute(
             select(Page.url, PageBlock.position, PageBlock.label, PageBlock.reason).join(
                 PageBlock, PageBlock.page_id == Page.id
             )
         )
-        return {(url, position): (label, reason) for url, position, label, reason in rows}
+        return {
+            (url, position): (label, re.sub(r"\d+", "0", reason)) for url, position, label, reason in rows
+        }
 
 
 def _headline(database_url: str, url_part: str) -> tuple[str, str]:
