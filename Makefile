@@ -18,7 +18,7 @@ STAMP := $(VENV)/.installed
 BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTHON_DOCS := /usr/share/doc/python3.11/html
 
-.PHONY: test lint check evaluate bench crawl bench-crawl services docs-data clean distclean
+.PHONY: test lint check evaluate bench bench-methods crawl bench-crawl services docs-data clean distclean
 
 # The virtualenv: rebuilt only when pyproject.toml is newer than the stamp, so a second run calls no pip.
 # pip is upgraded first: the one bundled with Python 3.11 fails on normalised extras (lxml[html_clean]).
@@ -46,6 +46,11 @@ evaluate: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m extraction.evaluate "$(SHARED)/datasets/aeb" --compare $(PEERS)
 	$(PY) -m extraction.evaluate "$(SHARED)/datasets/wcxb-dev" --compare $(PEERS) --exclude-flagged
+
+# The seed papers' methods side by side: on aeb (evaluator) and on a crawl of whizzy (one crawl per method).
+bench-methods: $(STAMP)
+	$(PY) -m extraction.evaluate "$(SHARED)/datasets/aeb" --method all
+	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m crawler.benchmark --sites whizzy --methods all
 
 # Crawl the seeds' sites into DATABASE_URL (crawler/settings.py), e.g. make crawl SEEDS=http://127.0.0.1:8000/
 crawl: $(STAMP)
