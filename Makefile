@@ -44,8 +44,8 @@ evaluate: $(STAMP)
 
 # Our extractor beside the peers, on both data sets.
 bench: $(STAMP)
-	$(PY) -m extraction.evaluate "$(SHARED)/datasets/aeb" --compare $(PEERS)
-	$(PY) -m extraction.evaluate "$(SHARED)/datasets/wcxb-dev" --compare $(PEERS) --exclude-flagged
+	$(PY) -m extraction.evaluate "$(SHARED)/datasets/aeb" --compare $(PEERS) --repeat 3
+	$(PY) -m extraction.evaluate "$(SHARED)/datasets/wcxb-dev" --compare $(PEERS) --exclude-flagged --repeat 3
 
 # The seed papers' methods side by side: on aeb (evaluator) and on a crawl of whizzy (one crawl per method).
 bench-methods: $(STAMP)

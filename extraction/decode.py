@@ -73,7 +73,8 @@ def parser_input(data: bytes | str, encoding_hint: str | None = None) -> tuple[s
     is decoded to text here.
     """
     if isinstance(data, str):
-        if not data.strip():
+        # Not `data.strip()`, which copies the whole page whenever it ends in a newline.
+        if not data or data.isspace():
             raise EmptyDocumentError("the document is empty")
         try:
             return data.encode("utf-8"), "unicode"

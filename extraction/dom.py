@@ -73,6 +73,8 @@ def parse_html(text: str | bytes) -> ParsedHtml:
         no_network=True,
         recover=True,
         huge_tree=True,
+        # No table of `id` attributes: nothing looks elements up by id, and filling one costs time on each.
+        collect_ids=False,
         encoding="utf-8" if isinstance(text, bytes) else None,
     )
     try:

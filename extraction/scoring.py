@@ -19,11 +19,13 @@ from extraction.config import ExtractionConfig
 from extraction.result import Block, BlockKind, Label
 from extraction.segment import Node, Page
 
+# Every alternative starts with a letter, so the regex engine skips positions whose character starts none of
+# them; a leading `\b` would make it try every alternative at every position. `a(?<=\ba)` is `\ba`.
 _NEGATIVE_NAMES = re.compile(
     r"comment|disqus|reviews|sidebar|side-bar|related|recommend|share|sharing|social|sponsor|promo"
-    r"|advert|\bads?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|\bnav\b|subscribe"
-    r"|newsletter|signup|cookie|gdpr|popup|modal|byline|author-?bio|tags?\b|taglist|meta-?data|more-?stories"
-    r"|read-?more|outbrain|taboola|toolbar|skip|sr-only|screen-reader|visually-?hidden"
+    r"|advert|a(?<=\ba)ds?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|n(?<=\bn)av\b"
+    r"|subscribe|newsletter|signup|cookie|gdpr|popup|modal|byline|author-?bio|tags?\b|taglist|meta-?data"
+    r"|more-?stories|read-?more|outbrain|taboola|toolbar|skip|sr-only|screen-reader|visually-?hidden"
 )
 _POSITIVE_NAMES = re.compile(
     r"article|content|entry|hentry|main|post|story|text|body|blog|prose|markdown|rich-?text"

@@ -286,7 +286,8 @@ class _Walker:
         # A child comes after its parent in the node table: summing backwards passes each subtree's total up.
         nodes = self.page.nodes
         for node in reversed(nodes):
-            if node.parent >= 0:
+            # A node without text has no link text either: it has nothing to pass up.
+            if node.text_chars and node.parent >= 0:
                 parent = nodes[node.parent]
                 parent.text_chars += node.text_chars
                 parent.link_chars += node.link_chars
@@ -301,7 +302,9 @@ class _Walker:
 
     def push(self, element: etree._Element, tag: str) -> None:
         stack, nodes, paths = self.stack, self.page.nodes, self.page.paths
-        step, names, record = _describe(tag, element.get("id"), element.get("class"))
+        ident, classes = element.get("id"), element.get("class")
+        # A quarter of the nodes have neither: they need no look-up in the cache of descriptions.
+        step, names, record = _describe(tag, ident, classes) if ident or classes else (tag, "", tag)
         parent = stack[-1] if stack else -1
         stack.append(len(nodes))
         nodes.append(Node(tag, parent, len(stack), step, names, record))

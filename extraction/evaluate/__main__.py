@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from extraction.evaluate.report import (
     predictions_json,
     render,
 )
-from extraction.evaluate.runner import run_extractor, run_method
+from extraction.evaluate.runner import Run, run_extractor, run_method, run_rounds
 from extraction.methods.registry import METHODS
 
 ALL_METHODS = "all"
@@ -39,11 +40,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     peers = _load_peers(args.compare)
     names = list(METHODS) if args.method == ALL_METHODS else [args.method] if args.method else []
-    methods = [evaluate(run_method(name, dataset.pages), dataset) for name in names]
     extractors = peers if names else [cleancrawl(), *peers]
-    others = [evaluate(run_extractor(extractor, dataset.pages), dataset) for extractor in extractors]
-    evaluations = [*methods, *others]
-    print(render(dataset, evaluations), end="")
+    passes: list[Callable[[], Run]] = [
+        *(partial(run_method, name, dataset.pages, warmup=args.warmup) for name in names),
+        *(partial(run_extractor, extractor, dataset.pages, warmup=args.warmup) for extractor in extractors),
+    ]
+    evaluations = [evaluate(run, dataset) for run in run_rounds(passes, args.repeat)]
+    methods, others = evaluations[: len(names)], evaluations[len(names) :]
+    print(render(dataset, evaluations, args.warmup), end="")
     if args.json:
         _write_json(args.json, _metrics(dataset, args.method, methods, others))
     if args.predictions:
@@ -88,12 +92,16 @@ def _method_name(value: str) -> str:
     return value
 
 
-def _positive(value: str) -> int:
-    """Parse `--limit N` (N >= 1)."""
-    number = int(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return number
+def _at_least(minimum: int) -> Callable[[str], int]:
+    """A parser of whole numbers no smaller than `minimum` (`--limit`, `--repeat`, `--warmup`)."""
+
+    def integer(value: str) -> int:
+        number = int(value)
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}")
+        return number
+
+    return integer
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -117,7 +125,21 @@ def _parser() -> argparse.ArgumentParser:
         " or all of them in one table with block-level P/R/F",
     )
     add("--exclude-flagged", action="store_true", help="leave out pages listed in quality_flags.json")
-    add("--limit", type=_positive, metavar="N", help="only the first N page IDs (after exclusion)")
+    add("--limit", type=_at_least(1), metavar="N", help="only the first N page IDs (after exclusion)")
+    add(
+        "--repeat",
+        type=_at_least(1),
+        default=1,
+        metavar="N",
+        help="time N passes of each extractor, their order rotated each round; report the fastest",
+    )
+    add(
+        "--warmup",
+        type=_at_least(0),
+        default=3,
+        metavar="N",
+        help="before each timed pass, call the extractor untimed on the first N pages (default 3)",
+    )
     return parser
 
 

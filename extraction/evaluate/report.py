@@ -72,11 +72,12 @@ def _snippets(run: Run, dataset: Dataset) -> SnippetScore | None:
     return total
 
 
-def render(dataset: Dataset, evaluations: Sequence[Evaluation]) -> str:
+def render(dataset: Dataset, evaluations: Sequence[Evaluation], warmup: int = 0) -> str:
     """The full text report: header, main table (the methods' table when a run has block scores), and the
-    per-type and snippet tables when they apply."""
+    per-type and snippet tables when they apply; `warmup` is the untimed calls before each timed pass."""
     methods = any(e.blocks is not None for e in evaluations)
-    parts = [_header(dataset), _method_table(evaluations) if methods else _main_table(evaluations)]
+    header = _header(dataset) + "\n" + _timing_line(evaluations, warmup)
+    parts = [header, _method_table(evaluations) if methods else _main_table(evaluations)]
     if dataset.has_page_types:
         parts.append(_type_table(evaluations))
     if dataset.has_snippets:
@@ -90,6 +91,15 @@ def _header(dataset: Dataset) -> str:
     if dataset.flagged_excluded:
         line += f" ({dataset.flagged_excluded} pages listed in quality_flags.json left out)"
     return line
+
+
+def _timing_line(evaluations: Sequence[Evaluation], warmup: int) -> str:
+    """How the speeds were measured: passes, rotation and warm-up."""
+    passes = max((e.run.passes for e in evaluations), default=1)
+    warm = f"each after {warmup} untimed warm-up pages" if warmup else "without warm-up"
+    if passes == 1:
+        return f"speeds: one timed pass per extractor, {warm}"
+    return f"speeds: best of {passes} timed passes per extractor (their order rotated each round), {warm}"
 
 
 def _main_table(evaluations: Sequence[Evaluation]) -> str:

@@ -1,11 +1,19 @@
-"""Run one extractor over in-memory pages, timing only the extractor calls and tracking peak memory.
+"""Run extractors over in-memory pages, timing only the extractor calls and tracking peak memory.
+
+Fairness: before each timed pass an extractor is called untimed on the first few pages (`warmup`), so lazy
+imports, compiled patterns and first-call caches are not charged to whichever extractor happens to run
+first. `run_rounds` repeats the timed passes, rotating the order of the extractors each round, and keeps
+each extractor's fastest pass, as `timeit` does: on a shared machine a slower pass measures other processes.
 
 Memory: the resident-set high-water mark (Linux `VmHWM`) is reset through `/proc/self/clear_refs` just
-before the run, so after it `VmHWM` is the largest RSS reached during this extractor's run. We report that
+before the run (warm-up included: what it caches is memory the extractor needs), so after it `VmHWM` is the
+largest RSS reached during this extractor's run. We report that
 peak minus the RSS at the start of the run: the memory the extractor itself added (parsed trees, caches),
 without the interpreter, the imported libraries and the pages already loaded. tracemalloc would miss lxml's C
 allocations and slow lxml down. Where the reset is not possible (non-Linux), the fallback is the growth of
 `ru_maxrss`, which only shows a run that rises above every earlier peak of the process (a lower bound).
+With several passes the largest peak of any pass is reported: a later pass, finding the caches of an earlier
+one already grown, would otherwise understate what the extractor needs.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ import resource
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from extraction.config import ExtractionConfig
@@ -39,10 +47,15 @@ class BlockOutcome:
     content: bool
 
 
+# One page's call: its predicted text and, for a method, its blocks.
+PageCall = Callable[[Page], tuple[str, list[BlockOutcome] | None]]
+
+
 @dataclass(slots=True, frozen=True)
 class Run:
     """One extractor's predictions over the pages, with cost figures; a method's run (`run_method`) also
-    keeps its blocks per page, which the block-level scores need."""
+    keeps its blocks per page, which the block-level scores need. `seconds` is the fastest of `passes`
+    timed passes (`run_rounds`)."""
 
     name: str
     predictions: dict[str, str]
@@ -51,6 +64,7 @@ class Run:
     peak_memory_mb: float
     peak_rss_mb: float
     blocks: dict[str, list[BlockOutcome]] = field(default_factory=dict)
+    passes: int = 1
 
     @property
     def pages_per_second(self) -> float:
@@ -58,17 +72,44 @@ class Run:
         return len(self.predictions) / self.seconds if self.seconds > 0 else 0.0
 
 
-def run_extractor(extractor: Extractor, pages: Sequence[Page]) -> Run:
-    """Extract every page; a tolerated exception is an empty prediction, anything else names the page."""
+def run_rounds(passes: Sequence[Callable[[], Run]], repeat: int) -> list[Run]:
+    """Call every timed pass `repeat` times, each round starting one extractor later (A B C, B C A, ...);
+    return one Run per pass, in the given order, with the first pass's predictions (they are deterministic),
+    the fastest pass's seconds and the largest peak memory any pass reached."""
+    runs: list[list[Run]] = [[] for _ in passes]
+    for round_number in range(repeat):
+        for offset in range(len(passes)):
+            index = (round_number + offset) % len(passes)
+            runs[index].append(passes[index]())
+    return [_best(timed) for timed in runs]
+
+
+def _best(runs: Sequence[Run]) -> Run:
+    """The first run with the shortest time and the highest memory peaks of all the runs."""
+    return replace(
+        runs[0],
+        seconds=min(run.seconds for run in runs),
+        peak_memory_mb=max(run.peak_memory_mb for run in runs),
+        peak_rss_mb=max(run.peak_rss_mb for run in runs),
+        passes=len(runs),
+    )
+
+
+def run_extractor(extractor: Extractor, pages: Sequence[Page], warmup: int = 0) -> Run:
+    """Extract every page, after `warmup` untimed calls on the first pages; a tolerated exception is an
+    empty prediction, anything else names the page."""
 
     def one(page: Page) -> tuple[str, list[BlockOutcome] | None]:
         return extractor.run(page.html, page.url), None
 
-    return _timed(extractor.name, pages, one, extractor.tolerated, keeps_blocks=False)
+    return _timed(extractor.name, pages, one, extractor.tolerated, keeps_blocks=False, warmup=warmup)
 
 
-def run_method(name: str, pages: Sequence[Page], config: ExtractionConfig | None = None) -> Run:
-    """Run the method of `extraction.methods` called `name` over the pages, keeping each block's label.
+def run_method(
+    name: str, pages: Sequence[Page], config: ExtractionConfig | None = None, warmup: int = 0
+) -> Run:
+    """Run the method of `extraction.methods` called `name` over the pages (after `warmup` untimed calls on
+    the first pages), keeping each block's label.
 
     A site-level method first learns, for each page, from the other pages of its site (`Page.site`;
     a page without one learns from nothing); that learning is timed with the page. Only an
@@ -88,41 +129,54 @@ def run_method(name: str, pages: Sequence[Page], config: ExtractionConfig | None
         result = learner.extract(page.html, page.url)
         return result.text, [BlockOutcome(block.text, block.is_content) for block in result.blocks]
 
-    return _timed(name, pages, one, (ExtractionError,), keeps_blocks=True)
+    return _timed(name, pages, one, (ExtractionError,), keeps_blocks=True, warmup=warmup)
 
 
 def _timed(
     name: str,
     pages: Sequence[Page],
-    one: Callable[[Page], tuple[str, list[BlockOutcome] | None]],
+    one: PageCall,
     tolerated: tuple[type[Exception], ...],
     keeps_blocks: bool,
+    warmup: int,
 ) -> Run:
-    """Call `one` on every page, timing only those calls and tracking the peak memory they add; a page
-    whose call raised a tolerated exception has an empty prediction (and no block, if blocks are kept)."""
+    """Call `one` untimed on the first `warmup` pages, then on every page, timing only those calls and
+    tracking the peak memory both add; a page whose call raised a tolerated exception has an empty
+    prediction (and no block, if blocks are kept)."""
     _release_free_memory()
     baseline_kb, peak = _start_peak_tracking()
+    for page in pages[:warmup]:
+        _attempt(name, page, one, tolerated)
     predictions: dict[str, str] = {}
     blocks: dict[str, list[BlockOutcome]] = {}
     failures = 0
     seconds = 0.0
     for page in pages:
         started = time.perf_counter()
-        try:
-            predictions[page.page_id], outcomes = one(page)
-        except tolerated:
-            predictions[page.page_id], outcomes = "", [] if keeps_blocks else None
+        outcome = _attempt(name, page, one, tolerated)
+        seconds += time.perf_counter() - started
+        if outcome is None:
+            outcome = "", [] if keeps_blocks else None
             failures += 1
-        except Exception as error:
-            error.add_note(f"{name} failed on page {page.page_id}")
-            raise
-        finally:
-            seconds += time.perf_counter() - started
+        predictions[page.page_id], outcomes = outcome
         if outcomes is not None:
             blocks[page.page_id] = outcomes
     peak_kb = peak()
     added_mb = max(0, peak_kb - baseline_kb) / 1024
     return Run(name, predictions, failures, seconds, added_mb, peak_kb / 1024, blocks)
+
+
+def _attempt(
+    name: str, page: Page, one: PageCall, tolerated: tuple[type[Exception], ...]
+) -> tuple[str, list[BlockOutcome] | None] | None:
+    """`one(page)`, or None when it raised a tolerated exception; any other exception names the page."""
+    try:
+        return one(page)
+    except tolerated:
+        return None
+    except Exception as error:
+        error.add_note(f"{name} failed on page {page.page_id}")
+        raise
 
 
 def _release_free_memory() -> None:

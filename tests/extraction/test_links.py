@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from extraction import extract
-from extraction.links import normalise_url, resolve_links
+from extraction.dom import parse_html
+from extraction.links import base_url, normalise_url, resolve_links
 
 
 def test_relative_links_resolve_against_the_page_url() -> None:
@@ -21,6 +24,22 @@ def test_base_href_wins_over_the_page_url() -> None:
         b'<html><head><base href="http://other.org/root/"></head><body><a href="p">p</a> text</body></html>'
     )
     assert extract(html, url="http://example.org/").links == ["http://other.org/root/p"]
+
+
+@pytest.mark.parametrize(
+    ("html", "base"),
+    [
+        ("<base href='http://b.org/'><p>x</p>", "http://b.org/"),  # the parser opens the <head> itself
+        ("<html><body><p>x</p></body><head><base href='http://b.org/'></head></html>", "http://b.org/"),
+        ("<html><html><head><base href='http://b.org/'></head></html></html>", "http://b.org/"),
+        ("<div><head><base href='http://b.org/'></head></div>", "http://a.org/x"),  # a misplaced <head>
+        ("<p>x</p><base href='http://b.org/'>", "http://a.org/x"),  # a <base> in the body
+    ],
+)
+def test_base_href_is_read_only_from_the_head(html: str, base: str) -> None:
+    root = parse_html(html).root
+    assert root is not None
+    assert base_url(root, "http://a.org/x") == base
 
 
 def test_duplicates_fragments_and_other_schemes_are_dropped() -> None:

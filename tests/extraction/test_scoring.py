@@ -6,7 +6,8 @@ import pytest
 
 from extraction import ExtractionConfig, Label
 from extraction.features import compute_features
-from extraction.scoring import label_blocks, locate_content
+from extraction.scoring import label_blocks, locate_content, node_hint
+from extraction.segment import Node
 from tests.extraction.pages import (
     DOCS,
     FIXTURE_NAMES,
@@ -167,3 +168,23 @@ def test_content_area_is_the_article_body_not_the_sidebar() -> None:
     ]
     assert len(outside) >= 10
     assert {(block.label, block.reason) for block in outside} == {(Label.NOISE, "outside the content area")}
+
+
+@pytest.mark.parametrize(
+    ("names", "template"),
+    [
+        ("ad", True),
+        ("top-ads", True),
+        ("site-nav", True),
+        ("nav menu-item", True),
+        ("loading", False),  # "ad" inside a word
+        ("ads_slot", False),  # "_" is a word character: no boundary after "ads"
+        ("navx", False),
+        ("canvas", False),
+        ("shadow", False),
+    ],
+)
+def test_ad_and_nav_are_template_names_only_as_whole_words(names: str, template: bool) -> None:
+    config = ExtractionConfig()
+    hint = node_hint(Node("div", -1, 1, "div", names, "div"), config)
+    assert (hint < 1.0) is template

@@ -123,7 +123,7 @@ def test_cli_default_output_has_no_block_scores(aeb_dir: Path, tmp_path: Path) -
     make_dataset(aeb_dir, dataset, gzipped=False)
     proc = run_cli(dataset)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[2].split() == [
+    assert proc.stdout.splitlines()[3].split() == [
         "extractor",
         "pages",
         "F1",
@@ -142,3 +142,25 @@ def test_cli_rejects_an_unknown_method_and_predictions_of_all(tmp_path: Path) ->
     assert proc.returncode == 2 and "nosuchmethod" in proc.stderr
     proc = run_cli(tmp_path, "--method", "all", "--predictions", tmp_path / "p.json")
     assert proc.returncode == 2 and "--predictions" in proc.stderr
+
+
+def test_cli_repeats_timed_passes_and_says_so(aeb_dir: Path, tmp_path: Path) -> None:
+    dataset = tmp_path / "data"
+    make_dataset(aeb_dir, dataset, gzipped=False)
+    once = run_cli(dataset, "--json", tmp_path / "once.json", "--predictions", tmp_path / "once-p.json")
+    proc = run_cli(
+        dataset, "--repeat", "2", "--json", tmp_path / "m.json", "--predictions", tmp_path / "p.json"
+    )
+    assert once.returncode == 0 and proc.returncode == 0, proc.stderr
+    assert "speeds: one timed pass per extractor, each after 3 untimed warm-up pages" in once.stdout
+    assert "speeds: best of 2 timed passes per extractor (their order rotated each round)" in proc.stdout
+    metrics, metrics_once = (json.loads((tmp_path / name).read_text()) for name in ("m.json", "once.json"))
+    assert metrics.keys() == metrics_once.keys()
+    assert_sane(metrics, PAGE_COUNT)
+    assert (tmp_path / "p.json").read_bytes() == (tmp_path / "once-p.json").read_bytes()
+
+
+@pytest.mark.parametrize("option", [("--repeat", "0"), ("--warmup", "-1")])
+def test_cli_rejects_too_few_passes_or_warm_up_pages(tmp_path: Path, option: tuple[str, str]) -> None:
+    proc = run_cli(tmp_path, *option)
+    assert proc.returncode == 2 and option[0] in proc.stderr

@@ -1,9 +1,12 @@
 """`run_method`: a method's run keeps its blocks, site-level methods learn from the rest of their site, and
-every registered method reads every aeb page."""
+every registered method reads every aeb page; warm-up calls are untimed, and `run_rounds` rotates the order
+of repeated passes and keeps each extractor's fastest."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -13,8 +16,8 @@ from extraction.config import ExtractionConfig
 from extraction.errors import EmptyDocumentError
 from extraction.evaluate import runner
 from extraction.evaluate.datasets import Dataset, Page, load_dataset
-from extraction.evaluate.peers import Extractor
-from extraction.evaluate.runner import run_extractor, run_method
+from extraction.evaluate.peers import Extractor, cleancrawl
+from extraction.evaluate.runner import Run, run_extractor, run_method, run_rounds
 from extraction.methods.base import Method, SitePage
 from extraction.methods.registry import METHODS
 from extraction.result import ExtractionResult
@@ -112,3 +115,63 @@ def test_every_method_reads_every_aeb_page(aeb: Dataset, name: str) -> None:
     for page_id, text in run.predictions.items():
         assert text == "\n".join(outcome.text for outcome in run.blocks[page_id] if outcome.content)
     assert sum(bool(text) for text in run.predictions.values()) > 150, "most articles keep some text"
+
+
+def test_warm_up_calls_are_untimed_and_leave_no_trace() -> None:
+    calls: list[str | None] = []
+
+    def run(html: str, url: str | None) -> str:
+        if not calls:
+            time.sleep(0.3)  # a first call that pays for a lazy import
+        calls.append(url)
+        return html
+
+    pages = [page("1", "a"), page("2", "a"), page("3", "a")]
+    result = run_extractor(Extractor("peer", run), pages, warmup=2)
+    urls = [p.url for p in pages]
+    assert calls == [*urls[:2], *urls]
+    assert result.seconds < 0.3
+    assert list(result.predictions) == ["1", "2", "3"] and result.failures == 0
+
+
+def test_a_tolerated_failure_during_warm_up_is_not_counted() -> None:
+    def run(html: str, url: str | None) -> str:
+        raise ValueError("refused")
+
+    result = run_extractor(Extractor("peer", run), [page("1", "a")], warmup=1)
+    assert result.failures == 1 and result.predictions == {"1": ""}
+
+
+def fake_pass(name: str, order: list[str], seconds: list[float]) -> Callable[[], Run]:
+    """A timed pass that records when it ran and takes the next of `seconds`, predicting its pass number."""
+
+    def timed() -> Run:
+        order.append(name)
+        number = sum(1 for ran in order if ran == name)
+        return Run(name, {"1": f"pass {number}"}, 0, seconds[number - 1], float(number), 100.0 + number)
+
+    return timed
+
+
+def test_rounds_rotate_the_order_and_keep_the_fastest_pass() -> None:
+    order: list[str] = []
+    passes = [fake_pass("a", order, [3.0, 1.0, 2.0]), fake_pass("b", order, [1.0, 2.0, 3.0])]
+    passes.append(fake_pass("c", order, [5.0, 5.0, 4.0]))
+    runs = run_rounds(passes, repeat=3)
+    assert order == ["a", "b", "c", "b", "c", "a", "c", "a", "b"]
+    assert [run.name for run in runs] == ["a", "b", "c"]
+    assert [run.seconds for run in runs] == [1.0, 1.0, 4.0]
+    assert all(run.predictions == {"1": "pass 1"} and run.passes == 3 for run in runs)
+    assert all((run.peak_memory_mb, run.peak_rss_mb) == (3.0, 103.0) for run in runs)
+
+
+def test_repeated_passes_over_real_pages_predict_what_one_pass_does(fixtures_dir: Path) -> None:
+    pages = [
+        Page(path.stem, path.read_text(encoding="utf-8"), "truth", url=f"https://example.test/{path.stem}")
+        for path in sorted(fixtures_dir.glob("*.html"))
+    ]
+    assert len(pages) >= 3
+    once = run_extractor(cleancrawl(), pages)
+    best = run_rounds([partial(run_extractor, cleancrawl(), pages, warmup=2)], repeat=2)[0]
+    assert best.predictions == once.predictions and any(once.predictions.values())
+    assert best.passes == 2 and once.passes == 1 and best.seconds > 0
