@@ -60,12 +60,17 @@ class TemplateSlots:
     def observe(self, blocks: Iterable[tuple[Block, str, str | None]]) -> None:
         """Count one page given as (block, slot, shape) triples: each (slot, shape) once per page."""
         self._regions.clear()
+        variants = self.variants
         seen: set[tuple[str, str]] = set()
         content: Counter[str] = Counter()
         for block, slot, shape in blocks:
             if shape is not None and (slot, shape) not in seen:
                 seen.add((slot, shape))
-                self.variants.setdefault(slot, SlotVariants()).add(shape)
+                # Not `setdefault`: it would build a SlotVariants, and its Counter, for every block.
+                slot_variants = variants.get(slot)
+                if slot_variants is None:
+                    slot_variants = variants[slot] = SlotVariants()
+                slot_variants.add(shape)
             if block.label is Label.CONTENT:
                 content[slot] += len(block.text)
         # Summed per slot first: an article's paragraphs share a few slots, each with a dozen prefixes.
