@@ -4,7 +4,8 @@ The contract between the crawl and the pipelines: the spider fills in what the r
 extraction method give; `pipelines/cluster.py` sets `site` and `cluster`; `pipelines/method.py` labels the
 page again once a site-level method has learned its cluster; `pipelines/noise.py` revises labels and sets
 `content_hash`; `pipelines/store.py` persists the item. No HTML travels past `MethodPipeline`, and only a
-site-level method's crawl carries it that far.
+site-level method's crawl carries it that far; the extraction's own blocks go no further than
+`NoisePipeline`, whose site model reads them.
 """
 
 from __future__ import annotations
@@ -78,6 +79,10 @@ class PageItem:
     # The response body, only when the crawl's method is site-level: `MethodPipeline` learns from it and
     # extracts it again, then clears it (`encoding` is the charset it was decoded with).
     html: bytes = b""
+    # The extraction's own blocks (single-page labels) and their site-model keys, while the item is young:
+    # a site model observes them without rebuilding one block per record (`model_input`).
+    extracted: list[Block] = field(default_factory=list)
+    keys: list[BlockKey] = field(default_factory=list)
 
     @classmethod
     def of(
@@ -90,6 +95,7 @@ class PageItem:
         shape_max_chars: int,
     ) -> PageItem:
         """The item of one extracted page, identified by `url` (its final URL in a crawl)."""
+        keys = _keys(result, shape_max_chars)
         return cls(
             url=url,
             final_url=url,
@@ -99,13 +105,27 @@ class PageItem:
             encoding=result.encoding,
             raw_html_bytes=raw_html_bytes,
             visible_text_bytes=len(result.visible_text.encode("utf-8")),
-            blocks=_records(result, shape_max_chars),
+            blocks=_records(result, keys),
+            extracted=result.blocks,
+            keys=keys,
         )
 
     def relabel(self, result: ExtractionResult, shape_max_chars: int) -> None:
         """Take the blocks of another extraction of this page (a site-level method's, once it learned)."""
-        self.blocks = _records(result, shape_max_chars)
+        self.keys = _keys(result, shape_max_chars)
+        self.blocks, self.extracted = _records(result, self.keys), result.blocks
         self.visible_text_bytes = len(result.visible_text.encode("utf-8"))
+
+    def model_input(self) -> tuple[list[Block], list[BlockKey]]:
+        """The blocks as single-page extraction labelled them, and their keys, for a site model."""
+        if len(self.extracted) == len(self.blocks):
+            return self.extracted, self.keys
+        # An item not made by `of`, or whose extraction was forgotten: rebuilt from its records.
+        return [record.single_page_block() for record in self.blocks], [record.key for record in self.blocks]
+
+    def forget_extraction(self) -> None:
+        """Drop the extraction's blocks: only the records travel on to storage."""
+        self.extracted, self.keys = [], []
 
     @property
     def content_text(self) -> str:
@@ -113,6 +133,10 @@ class PageItem:
         return "\n".join(block.text for block in self.blocks if block.label == "content")
 
 
-def _records(result: ExtractionResult, shape_max_chars: int) -> list[BlockRecord]:
+def _keys(result: ExtractionResult, shape_max_chars: int) -> list[BlockKey]:
+    return [block_key(block, shape_max_chars) for block in result.blocks]
+
+
+def _records(result: ExtractionResult, keys: list[BlockKey]) -> list[BlockRecord]:
     """The stored form of every block of an extraction result, with its site-model keys."""
-    return [BlockRecord.of(block, block_key(block, shape_max_chars)) for block in result.blocks]
+    return [BlockRecord.of(block, key) for block, key in zip(result.blocks, keys, strict=True)]

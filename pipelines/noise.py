@@ -62,6 +62,7 @@ class NoisePipeline:
             raise DropItem(f"no informative content: {item.final_url} has no block of visible text")
         if self.site_models is not None and item.cluster:
             self._revise(self.site_models.cluster(item.site, item.cluster), item)
+        item.forget_extraction()
         content = sum(1 for block in item.blocks if block.label == _CONTENT)
         if self.site_models is None:
             for block in item.blocks:
@@ -81,8 +82,7 @@ class NoisePipeline:
             stats.add_seconds(self.stats, stats.SITE_MODEL_SECONDS, time.perf_counter() - started)
 
     def _observe_and_revise(self, learned: ClusterModel, item: PageItem) -> None:
-        blocks = [record.single_page_block() for record in item.blocks]
-        keys = [record.key for record in item.blocks]
+        blocks, keys = item.model_input()
         learned.observe(item.url, blocks, keys)
         model = learned.model
         item.model_pages = model.pages
