@@ -9,7 +9,7 @@ store) is rebuilt from the stored blocks, so the labels never depend on which pr
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Self
 from weakref import WeakKeyDictionary
@@ -36,9 +36,9 @@ class ClusterModel:
         self.urls.add(url)
         self.model.observe(blocks, keys)
 
-    def mirrors(self, stored_urls: Collection[str]) -> bool:
+    def mirrors(self, stored_urls: set[str]) -> bool:
         """True when the model has seen exactly the stored pages, each once."""
-        return not self.repeated and len(stored_urls) == len(self.urls) and self.urls.issuperset(stored_urls)
+        return not self.repeated and self.urls == stored_urls
 
 
 class CrawlModels:

@@ -4,8 +4,8 @@ The model is the cluster's, learned by this process from exactly the pages store
 the database: what several crawler processes stored (and earlier crawls) all counts, and the result
 depends only on the stored pages, so re-cleaning again gives the same labels. Each block starts again
 from its single-page decision (`page_label`), the cluster's model revises it
-(`extraction.site_models.SiteModel`), and the rows whose label or reason change are updated, with the
-page's clean-text size and hash.
+(`extraction.site_models.SiteModel`), and the rows whose label or rule change are updated (a reason whose
+counts alone moved is left as it is), with the clean-text size and hash of the pages relabelled.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ class _Changes:
         changed = [
             (block, stored)
             for block, stored in zip(page.blocks, page.stored, strict=True)
-            if block.label.value != stored[0] or _DIGITS.sub("0", block.reason) != _DIGITS.sub("0", stored[1])
+            if block.label.value != stored[0] or _new_rule(block.reason, stored[1])
         ]
         self.blocks.extend(
             {
@@ -200,3 +200,9 @@ class _Changes:
             session.execute(update(PageBlock), self.blocks)
         if self.pages:
             session.execute(update(Page), self.pages)
+
+
+def _new_rule(reason: str, stored: str) -> bool:
+    """True when `reason` differs from the stored one by more than its counts."""
+    # Most reasons are unchanged: compare before masking, which would cost two regex passes per block.
+    return reason != stored and _DIGITS.sub("0", reason) != _DIGITS.sub("0", stored)
