@@ -30,8 +30,11 @@ Python, holding the GIL) and only halved that pause; on PostgreSQL a batch of 10
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Self
 
 from scrapy.crawler import Crawler
@@ -160,7 +163,7 @@ class StoragePipeline:
         started = time.perf_counter()
         summary = RecleanSummary()
         try:
-            with self._sessions.begin() as session:
+            with _crawl_heap_frozen(), self._sessions.begin() as session:
                 for (site, cluster), cluster_id in cluster_ids(session, clusters).items():
                     model = self._learned_model(session, site, cluster, cluster_id)
                     summary.add(reclean_cluster(session, cluster_id, self.config, model))
@@ -240,3 +243,17 @@ class StoragePipeline:
             saved / 1e6,
             100 * saved / raw if raw else 0.0,
         )
+
+
+@contextmanager
+def _crawl_heap_frozen() -> Iterator[None]:
+    """Keep the crawl's own objects out of the garbage collections a re-clean sets off (`gc.freeze`).
+
+    Re-cleaning makes and drops several objects per stored block, and each full collection it triggers
+    would walk the whole crawl's heap as well: 0.6 s of a 4 s re-clean of the Python docs.
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

@@ -89,13 +89,11 @@ class BlockFrequency:
         """The page count at which a block is frequent: `share` of the pages, at least `min_pages`."""
         return max(min_pages, math.ceil(share * self.pages))
 
-    def text_pages(self, key: BlockKey) -> int:
-        """On how many pages the block's exact text appears."""
-        return self.texts[key.text]
-
-    def shape_pages(self, key: BlockKey) -> int:
-        """On how many pages the block's shape appears (0 for a block without a shape)."""
-        return self.shapes[key.shape] if key.shape is not None else 0
+    def pages_of(self, key: BlockKey) -> tuple[int, int]:
+        """On how many pages the block's exact text appears, and its shape (0 without a shape)."""
+        shape = key.shape
+        # `get`, not indexing: a Counter's missing key goes through a Python-level __missing__.
+        return self.texts.get(key.text, 0), self.shapes.get(shape, 0) if shape is not None else 0
 
     def to_dict(self) -> dict[str, Any]:
         """The counts as plain JSON-ready data."""

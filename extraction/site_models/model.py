@@ -103,9 +103,9 @@ class SiteModel:
         """
         keys = self.keys(blocks) if keys is None else keys
         context = self._context(title)
-        fields = _record_fields(blocks)
+        fields = _record_fields(blocks, keys)
         decisions = [
-            self._decide(block, key, block.text in fields, context)
+            self._decide(block, key, key.text in fields, context)
             for block, key in zip(blocks, keys, strict=True)
         ]
         if self.config.site_drop_redundant:
@@ -147,12 +147,13 @@ class SiteModel:
         return _Context(frequent, region, f"of {self.pages} pages of this cluster", title)
 
     def _decide(self, block: Block, key: BlockKey, record_field: bool, context: _Context) -> Decision:
-        text_pages = self.frequency.text_pages(key)
-        shape_pages = self.frequency.shape_pages(key)
+        text_pages, shape_pages = self.frequency.pages_of(key)
         pages = max(text_pages, shape_pages)
         label, reason = block.label, block.reason
-        if block.is_content:
-            label, reason = self._repeated(block, text_pages, shape_pages, record_field, context)
+        if label is Label.CONTENT:
+            # Most blocks are content neither repeated nor out of place: no rule to call.
+            if pages >= context.frequent:
+                label, reason = self._repeated(block, text_pages, shape_pages, record_field, context)
             if label is Label.CONTENT and not in_region(key.slot, context.region):
                 label, reason = self._template_slot(block, key)
         elif pages < context.frequent:
@@ -264,7 +265,8 @@ def _headline(block: Block, title: str) -> bool:
     return block.tag == "h1" and block.kind is BlockKind.HEADING and same_text(block.text, title)
 
 
-def _record_fields(blocks: Sequence[Block]) -> set[str]:
-    """Texts that several content blocks of the page share."""
-    counts = Counter(block.text for block in blocks if block.is_content)
+def _record_fields(blocks: Sequence[Block], keys: Sequence[BlockKey]) -> set[str]:
+    """Text hashes that several content blocks of the page share (by hash: a re-clean reads no content
+    text)."""
+    counts = Counter(key.text for block, key in zip(blocks, keys, strict=True) if block.is_content)
     return {text for text, count in counts.items() if count > 1}

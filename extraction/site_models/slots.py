@@ -35,7 +35,8 @@ class SlotVariants:
 
     def add(self, shape: str) -> None:
         """Count one more page holding `shape` in this slot."""
-        seen = self.pages[shape]
+        # `get`, not indexing: a Counter's missing key goes through a Python-level __missing__.
+        seen = self.pages.get(shape, 0)
         self.pages[shape] = seen + 1
         self.single += 1 if seen == 0 else -1 if seen == 1 else 0
 
@@ -62,7 +63,7 @@ class TemplateSlots:
         self._regions.clear()
         variants = self.variants
         seen: set[tuple[str, str]] = set()
-        content: Counter[str] = Counter()
+        content: dict[str, int] = {}
         for block, slot, shape in blocks:
             if shape is not None and (slot, shape) not in seen:
                 seen.add((slot, shape))
@@ -72,7 +73,7 @@ class TemplateSlots:
                     slot_variants = variants[slot] = SlotVariants()
                 slot_variants.add(shape)
             if block.label is Label.CONTENT:
-                content[slot] += len(block.text)
+                content[slot] = content.get(slot, 0) + len(block.text)
         # Summed per slot first: an article's paragraphs share a few slots, each with a dozen prefixes.
         for slot, chars in content.items():
             self._add_content(slot, chars)

@@ -12,7 +12,7 @@ from scrapy.utils.test import get_crawler
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from extraction import ExtractionConfig
+from extraction import ExtractionConfig, text_hash
 from pipelines.cluster import ClusterPipeline
 from pipelines.noise import NoisePipeline
 from pipelines.storage import make_engine, session_factory
@@ -107,6 +107,35 @@ def test_pages_stored_before_the_threshold_are_recleaned(shared_dir: Path, datab
         texts = session.scalars(select(clean_pages.c.text)).all()
     assert len(texts) == len(posts)
     assert not any("Comments have moved" in (text or "") for text in texts)
+
+
+def test_recleaned_pages_keep_the_size_and_hash_of_their_clean_text(
+    shared_dir: Path, database_url: str
+) -> None:
+    process = Process(database_url)
+    for post in whizzy_post_files(shared_dir, MIN_PAGES + 1):
+        process.crawl(shared_dir, post)
+    process.close()
+    with _sessions(database_url) as sessions, sessions() as session:
+        texts = dict(session.execute(select(clean_pages.c.url, clean_pages.c.text)).all())
+        pages = session.execute(select(Page.url, Page.stored_bytes, Page.content_hash)).all()
+    # Re-cleaning restored each post's headline: the stored figures were computed again, from the rows.
+    assert len(pages) == MIN_PAGES + 1
+    for url, stored_bytes, content_hash in pages:
+        assert _headline_text(database_url, url) in texts[url]
+        assert (stored_bytes, content_hash) == (len(texts[url].encode("utf-8")), text_hash(texts[url]))
+
+
+def _headline_text(database_url: str, url: str) -> str:
+    with _sessions(database_url) as sessions, sessions() as session:
+        text = session.scalar(
+            select(Block.text)
+            .join(PageBlock, PageBlock.block_hash == Block.hash)
+            .join(Page, Page.id == PageBlock.page_id)
+            .where(Page.url == url, PageBlock.tag == "h1", PageBlock.label == "content")
+        )
+        assert text
+        return text
 
 
 def test_noise_text_is_forgotten_when_the_crawl_ends(shared_dir: Path, database_url: str) -> None:
