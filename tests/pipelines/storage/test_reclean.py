@@ -51,6 +51,15 @@ class Process:
         self.cluster.close_spider()
 
 
+def _crawl_posts(shared_dir: Path, database_url: str, count: int) -> Process:
+    """One process crawls the first `count` whizzy posts and closes."""
+    process = Process(database_url)
+    for post in whizzy_post_files(shared_dir, count):
+        process.crawl(shared_dir, post)
+    process.close()
+    return process
+
+
 @contextmanager
 def _sessions(database_url: str) -> Iterator[sessionmaker[Session]]:
     engine = make_engine(database_url)
@@ -112,10 +121,7 @@ def test_pages_stored_before_the_threshold_are_recleaned(shared_dir: Path, datab
 def test_recleaned_pages_keep_the_size_and_hash_of_their_clean_text(
     shared_dir: Path, database_url: str
 ) -> None:
-    process = Process(database_url)
-    for post in whizzy_post_files(shared_dir, MIN_PAGES + 1):
-        process.crawl(shared_dir, post)
-    process.close()
+    _crawl_posts(shared_dir, database_url, MIN_PAGES + 1)
     with _sessions(database_url) as sessions, sessions() as session:
         texts = dict(session.execute(select(clean_pages.c.url, clean_pages.c.text)).all())
         pages = session.execute(select(Page.url, Page.stored_bytes, Page.content_hash)).all()
@@ -179,10 +185,7 @@ def test_two_processes_sharing_postgresql_decide_as_one(shared_dir: Path) -> Non
 def test_the_crawls_model_labels_as_a_model_rebuilt_from_the_store(
     shared_dir: Path, database_url: str
 ) -> None:
-    process = Process(database_url)
-    for post in whizzy_post_files(shared_dir, MIN_PAGES + 3):
-        process.crawl(shared_dir, post)
-    process.close()
+    process = _crawl_posts(shared_dir, database_url, MIN_PAGES + 3)
     assert _rebuilt(process) == 0
     with _sessions(database_url) as sessions, sessions.begin() as session:
         cluster_id = session.scalars(select(Page.cluster_id)).first()
