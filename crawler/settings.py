@@ -83,6 +83,11 @@ STORAGE_BATCH_SIZE = 50
 # method learns from (their HTML is held until learned).
 # Figure and image captions are not part of the stored text.
 EXTRACTION_INCLUDE_CAPTIONS = False
+# Settings of some sites' own: {site: {EXTRACTION_*: value}}, a site being "host:port" or "host" (every
+# port), e.g. {"docs.example.org": {"EXTRACTION_SITE_FREQUENT_SHARE": 0.8}} (on the command line, as JSON).
+# They apply on top of the settings above to the spider's extraction and every pipeline; the method
+# (EXTRACTION_METHOD, EXTRACTION_METHOD_LEARN_PAGES) is the crawl's and cannot be set per site.
+EXTRACTION_SITE_OVERRIDES: dict[str, dict[str, object]] = {}
 
 # --- Progress and stats ---------------------------------------------------------------------------------
 # crawler/extensions.py: a progress line every PROGRESS_INTERVAL_PAGES kept pages (0: off), and the final

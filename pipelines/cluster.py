@@ -23,10 +23,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from crawler.items import PageItem
 from crawler.scope import site_of
-from extraction import ExtractionConfig
 from extraction.site_models import Cluster, best_cluster, block_paths_signature, signature_key
 from extraction.site_models.signature import Signature
-from pipelines.config import extraction_config
+from pipelines.config import SiteConfigs, site_configs
 from pipelines.storage import DEFAULT_DATABASE_URL, make_engine, migrate, session_factory
 from pipelines.storage.clusters import add_cluster, load_clusters
 
@@ -34,8 +33,8 @@ from pipelines.storage.clusters import add_cluster, load_clusters
 class ClusterPipeline:
     """Set `item.site` (host[:port] of the final URL) and `item.cluster` (its cluster's name)."""
 
-    def __init__(self, config: ExtractionConfig, database_url: str = "") -> None:
-        self.config = config
+    def __init__(self, configs: SiteConfigs, database_url: str = "") -> None:
+        self.configs = configs
         self.database_url = database_url
         self.clusters: dict[str, dict[str, Cluster]] = {}
         self._sessions: sessionmaker[Session] | None = None
@@ -46,7 +45,7 @@ class ClusterPipeline:
         settings = crawler.settings
         if not settings.getbool("CLUSTER_ENABLED", True):
             raise NotConfigured("CLUSTER_ENABLED is False")
-        return cls(extraction_config(settings), settings.get("DATABASE_URL", DEFAULT_DATABASE_URL) or "")
+        return cls(site_configs(settings), settings.get("DATABASE_URL", DEFAULT_DATABASE_URL) or "")
 
     def open_spider(self) -> None:
         """Connect to the database that holds the clusters, if there is one."""
@@ -64,7 +63,7 @@ class ClusterPipeline:
     def process_item(self, item: PageItem) -> PageItem:
         """Fill in the page's site and cluster."""
         item.site = site_of(item.final_url)
-        config = self.config
+        config = self.configs.of(item.site)
         paths = [block.path for block in item.blocks]
         signature = block_paths_signature(paths, config.site_shingle_size, config.site_signature_depth)
         item.cluster = self.assign(item.site, signature)
@@ -73,7 +72,7 @@ class ClusterPipeline:
     def assign(self, site: str, signature: Signature) -> str:
         """The name of the site's cluster for `signature`, founding one when none is similar enough."""
         known = self._known(site)
-        threshold = self.config.site_cluster_threshold
+        threshold = self.configs.of(site).site_cluster_threshold
         match = _named(known, best_cluster(signature, known.values(), threshold))
         if match is None and self._sessions is not None:
             # Another process may have founded it meanwhile: read the site's clusters again first.

@@ -16,9 +16,9 @@ from weakref import WeakKeyDictionary
 
 from scrapy.crawler import Crawler
 
-from extraction import Block, ExtractionConfig
+from extraction import Block
 from extraction.site_models import BlockKey, SiteModel
-from pipelines.config import extraction_config
+from pipelines.config import SiteConfigs, site_configs
 
 
 @dataclass(slots=True)
@@ -46,16 +46,16 @@ class CrawlModels:
 
     _by_crawler: ClassVar[WeakKeyDictionary[Crawler, CrawlModels]] = WeakKeyDictionary()
 
-    def __init__(self, config: ExtractionConfig) -> None:
-        self.config = config
+    def __init__(self, configs: SiteConfigs) -> None:
+        self.configs = configs
         self.clusters: dict[tuple[str, str], ClusterModel] = {}
 
     @classmethod
     def of(cls, crawler: Crawler) -> Self:
-        """The crawler's models, created on first use from its ``EXTRACTION_*`` settings."""
+        """The crawler's models, created on first use from its ``EXTRACTION_*`` settings (each site's)."""
         models = cls._by_crawler.get(crawler)
         if models is None:
-            models = cls._by_crawler[crawler] = cls(extraction_config(crawler.settings))
+            models = cls._by_crawler[crawler] = cls(site_configs(crawler.settings))
         assert isinstance(models, cls)
         return models
 
@@ -64,7 +64,7 @@ class CrawlModels:
         key = (site, cluster)
         found = self.clusters.get(key)
         if found is None:
-            found = self.clusters[key] = ClusterModel(SiteModel(self.config))
+            found = self.clusters[key] = ClusterModel(SiteModel(self.configs.of(site)))
         return found
 
     def get(self, site: str, cluster: str) -> ClusterModel | None:

@@ -40,7 +40,7 @@ from crawler.items import PageItem
 from extraction import ExtractionConfig
 from extraction.methods.base import Method, SitePage
 from extraction.methods.registry import DEFAULT_METHOD, get_method
-from pipelines.config import extraction_config
+from pipelines.config import SiteConfigs, site_configs
 
 logger = logging.getLogger(__name__)
 
@@ -77,19 +77,22 @@ class ClusterLearning:
 class MethodPipeline:
     """Learn each cluster with the crawl's site-level method and extract its pages again with it."""
 
-    def __init__(self, stats_collector: StatsCollector, config: ExtractionConfig) -> None:
+    def __init__(self, stats_collector: StatsCollector, configs: SiteConfigs) -> None:
         self.stats = stats_collector
-        self.config = config
+        self.configs = configs
+        # The crawl's method and how many pages of a cluster it holds: the same for every site.
+        self.config = configs.default
         self.clusters: dict[tuple[str, str], ClusterLearning] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         """NotConfigured unless ``EXTRACTION_METHOD`` names a site-level method."""
-        config = extraction_config(crawler.settings)
+        configs = site_configs(crawler.settings)
+        config = configs.default
         if not get_method(config.method, config).site_level:
             raise NotConfigured(f"method {config.method} labels each page on its own")
         assert crawler.stats is not None
-        return cls(crawler.stats, config)
+        return cls(crawler.stats, configs)
 
     def process_item(self, item: PageItem) -> PageItem:
         """Hold the page for its cluster's learning; label it with the learned method once there is one."""
@@ -102,7 +105,7 @@ class MethodPipeline:
             self._learn(item, cluster)
         if cluster.ready:
             result = cluster.method.extract(item.html, item.url, item.encoding)
-            item.relabel(result, self.config.site_shape_max_chars)
+            item.relabel(result, self.configs.of(item.site).site_shape_max_chars)
             self.stats.inc_value(PAGES_RELABELLED)
         else:
             self.stats.inc_value(PAGES_UNLEARNED)
@@ -113,8 +116,9 @@ class MethodPipeline:
     def _cluster(self, item: PageItem) -> ClusterLearning:
         key = (item.site, item.cluster)
         if key not in self.clusters:
-            method = get_method(self.config.method, self.config)
-            self.clusters[key] = ClusterLearning(method, max(1, self.config.site_min_pages))
+            config = self.configs.of(item.site)
+            method = get_method(config.method, config)
+            self.clusters[key] = ClusterLearning(method, max(1, config.site_min_pages))
         return self.clusters[key]
 
     def _learn(self, item: PageItem, cluster: ClusterLearning) -> None:

@@ -26,7 +26,7 @@ from scrapy.statscollectors import StatsCollector
 
 from crawler import stats
 from crawler.items import PageItem
-from extraction import ExtractionConfig, Label, text_hash
+from extraction import Label, text_hash
 from pipelines.cluster_models import ClusterModel, CrawlModels
 from pipelines.config import extraction_config
 from pipelines.method import site_models_enabled
@@ -37,11 +37,8 @@ _CONTENT = Label.CONTENT.value
 class NoisePipeline:
     """Revise labels with the cluster's model, set `item.content_hash`, update the block and byte stats."""
 
-    def __init__(
-        self, stats_collector: StatsCollector, config: ExtractionConfig, site_models: CrawlModels | None
-    ) -> None:
+    def __init__(self, stats_collector: StatsCollector, site_models: CrawlModels | None) -> None:
         self.stats = stats_collector
-        self.config = config
         self.site_models = site_models
 
     @classmethod
@@ -53,7 +50,7 @@ class NoisePipeline:
         assert crawler.stats is not None
         config = extraction_config(settings)
         site_models = CrawlModels.of(crawler) if site_models_enabled(settings, config) else None
-        return cls(crawler.stats, config, site_models)
+        return cls(crawler.stats, site_models)
 
     def process_item(self, item: PageItem) -> PageItem:
         """Drop a page with no blocks; otherwise revise its labels, clear noise text and count the page."""

@@ -46,10 +46,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from crawler.items import PageItem
 from crawler.stats import add_seconds
-from extraction import ExtractionConfig
 from extraction.site_models import SiteModel
 from pipelines.cluster_models import CrawlModels
-from pipelines.config import extraction_config
+from pipelines.config import SiteConfigs, site_configs
 from pipelines.method import site_models_enabled
 from pipelines.storage import (
     DEFAULT_DATABASE_URL,
@@ -84,13 +83,13 @@ class StoragePipeline:
         database_url: str,
         batch_size: int,
         stats: StatsCollector,
-        config: ExtractionConfig | None = None,
+        configs: SiteConfigs | None = None,
         site_models: CrawlModels | None = None,
     ) -> None:
         self.database_url = database_url
         self.batch_size = max(1, batch_size)
         self.stats = stats
-        self.config = config or ExtractionConfig()
+        self.configs = configs or SiteConfigs()
         self.site_models = site_models
         self.pending: list[PageItem] = []
         # The (site, cluster) of every page this process stored: re-cleaned when the spider closes.
@@ -107,9 +106,9 @@ class StoragePipeline:
         assert crawler.stats is not None
         settings = crawler.settings
         batch_size = settings.getint("STORAGE_BATCH_SIZE", DEFAULT_BATCH_SIZE)
-        config = extraction_config(settings)
-        site_models = CrawlModels.of(crawler) if site_models_enabled(settings, config) else None
-        return cls(url, batch_size, crawler.stats, config, site_models)
+        configs = site_configs(settings)
+        site_models = CrawlModels.of(crawler) if site_models_enabled(settings, configs.default) else None
+        return cls(url, batch_size, crawler.stats, configs, site_models)
 
     def open_spider(self) -> None:
         """Connect and bring the schema up to date before the first page arrives."""
@@ -152,7 +151,7 @@ class StoragePipeline:
             matured = {
                 (site_of(item), item.cluster)
                 for item in batch
-                if item.cluster and item.model_pages == self.config.site_min_pages
+                if item.cluster and item.model_pages == self.configs.of(site_of(item)).site_min_pages
             }
             if matured:
                 self.reclean(matured, purge=False)
@@ -166,7 +165,8 @@ class StoragePipeline:
             with _crawl_heap_frozen(), self._sessions.begin() as session:
                 for (site, cluster), cluster_id in cluster_ids(session, clusters).items():
                     model = self._learned_model(session, site, cluster, cluster_id)
-                    summary.add(reclean_cluster(session, cluster_id, self.config, model))
+                    config = self.configs.of(site)
+                    summary.add(reclean_cluster(session, cluster_id, config, model))
                 purged = purge_noise_text(session) if purge else 0
         except SQLAlchemyError:
             logger.exception("Re-cleaning %d clusters failed; their pages keep their labels", len(clusters))

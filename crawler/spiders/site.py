@@ -43,7 +43,7 @@ from w3lib.encoding import http_content_type_encoding
 
 from crawler import stats
 from crawler.items import PageItem
-from crawler.scope import Scope, parse_seeds
+from crawler.scope import Scope, parse_seeds, site_of
 from extraction import (
     DocumentTooLargeError,
     EmptyDocumentError,
@@ -55,7 +55,7 @@ from extraction import (
 from extraction.links import normalise_url
 from extraction.methods.base import Method
 from extraction.methods.registry import get_method
-from pipelines.config import extraction_config
+from pipelines.config import SiteConfigs, site_configs
 
 # Extensions of files that are never HTML pages: links to them are not fetched at all. A short list of
 # the common ones (images, documents, archives, media, fonts, page assets, source text); anything else
@@ -95,8 +95,9 @@ class SiteSpider(Spider):
         self.allowed_domains = self.scope.hostnames
         self.max_pages = _count_argument("max_pages", max_pages)
         self.max_depth = _count_argument("max_depth", max_depth)
-        self.config = ExtractionConfig()
-        self.method: Method = get_method(self.config.method, self.config)
+        self.configs = SiteConfigs()
+        # One method object per distinct config (sites with overrides have their own).
+        self._methods: dict[ExtractionConfig, Method] = {}
         # Every normalised URL met so far: scheduled, off-site, non-HTML, or reached as a final URL.
         self._seen: set[str] = set(self.seeds)
         # Final URLs of the pages yielded: a page reached under several URLs is stored once.
@@ -108,8 +109,8 @@ class SiteSpider(Spider):
         """Create the spider, read the extraction settings and method (an unknown name stops the crawl
         here), and apply `max_depth` as `DEPTH_LIMIT`."""
         spider = super().from_crawler(crawler, *args, **kwargs)
-        spider.config = extraction_config(crawler.settings)
-        spider.method = get_method(spider.config.method, spider.config)
+        spider.configs = site_configs(crawler.settings)
+        spider.method_for(spider.configs.default)
         if spider.max_depth:
             # Settings are still open here (Crawler.crawl applies them after creating the spider).
             crawler.settings.set("DEPTH_LIMIT", spider.max_depth, priority="spider")
@@ -131,8 +132,10 @@ class SiteSpider(Spider):
         if refusal:
             self._skip(*refusal)
             return
+        config = self.configs.of(site_of(final_url))
+        method = self.method_for(config)
         try:
-            result = self.method.extract(response.body, url=response.url, encoding=_charset(response))
+            result = method.extract(response.body, url=response.url, encoding=_charset(response))
         except ExtractionError as error:
             self._skip(_extraction_reason(error), response.url, str(error))
             return
@@ -143,10 +146,17 @@ class SiteSpider(Spider):
             return
         self._stored.add(final_url)
         self._pages_out += 1
-        yield page_item(response, final_url, result, self.config, keep_html=self.method.site_level)
+        yield page_item(response, final_url, result, config, keep_html=method.site_level)
         if self._full():
             raise CloseSpider("max_pages")
         yield from self._follow_links(response, result)
+
+    def method_for(self, config: ExtractionConfig) -> Method:
+        """The extraction method of `config` (its `method`, with its thresholds), made once."""
+        method = self._methods.get(config)
+        if method is None:
+            method = self._methods[config] = get_method(config.method, config)
+        return method
 
     def on_error(self, failure: Failure) -> None:
         """Count and log a request that produced no response for the callback (HTTP error, network, ...)."""

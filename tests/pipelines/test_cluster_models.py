@@ -15,7 +15,7 @@ def test_the_pipelines_of_one_crawler_share_its_models() -> None:
     models = CrawlModels.of(crawler)
     assert CrawlModels.of(crawler) is models
     assert CrawlModels.of(other) is not models
-    assert CrawlModels.of(other).config.site_min_pages == 3
+    assert CrawlModels.of(other).cluster("a.example", "c1").model.config.site_min_pages == 3
     assert models.cluster("a.example", "c1") is models.cluster("a.example", "c1")
     assert models.get("a.example", "c2") is None
 

@@ -9,7 +9,7 @@ from scrapy.settings import Settings
 
 from extraction import ExtractionConfig
 from extraction.methods.registry import METHODS, UnknownMethodError, get_method
-from pipelines.config import ExtractionSettingError, extraction_config, setting_name
+from pipelines.config import ExtractionSettingError, extraction_config, setting_name, site_configs
 
 
 def test_no_extraction_setting_gives_the_defaults() -> None:
@@ -74,3 +74,46 @@ def test_an_unknown_method_is_an_error_that_lists_the_methods() -> None:
     with pytest.raises(UnknownMethodError, match="unknown method 'readability'; choose from ") as info:
         get_method(config.method, config)
     assert all(name in str(info.value) for name in METHODS)
+
+
+def test_a_site_override_applies_to_that_site_only() -> None:
+    overrides = {"docs.example.org": {"EXTRACTION_SITE_MIN_PAGES": "12"}}
+    settings = Settings({"EXTRACTION_SITE_FREQUENT_SHARE": "0.6", "EXTRACTION_SITE_OVERRIDES": overrides})
+    configs = site_configs(settings)
+    site = configs.of("docs.example.org")
+    assert (site.site_min_pages, site.site_frequent_share) == (12, 0.6)
+    assert configs.of("www.example.org") == configs.default == extraction_config(settings)
+    assert configs.default.site_min_pages == ExtractionConfig().site_min_pages
+
+
+def test_a_host_override_covers_every_port_and_a_host_port_one_wins() -> None:
+    overrides = {
+        "127.0.0.1": {"EXTRACTION_SITE_MIN_PAGES": 7},
+        "127.0.0.1:8000": {"EXTRACTION_SITE_MIN_PAGES": 9},
+    }
+    configs = site_configs(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))
+    assert configs.of("127.0.0.1:8080").site_min_pages == 7
+    assert configs.of("127.0.0.1:8000").site_min_pages == 9
+    assert configs.of("localhost:8000") == configs.default
+
+
+def test_site_overrides_on_the_command_line_are_json() -> None:
+    overrides = '{"Docs.Example.org": {"EXTRACTION_SITE_DROP_REDUNDANT": "true"}}'
+    configs = site_configs(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))
+    assert configs.of("docs.example.org").site_drop_redundant is True
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ("{not json", "EXTRACTION_SITE_OVERRIDES is not a mapping of sites to settings"),
+        ({"a.org": 3}, r"EXTRACTION_SITE_OVERRIDES\['a.org'\] must map EXTRACTION_\* settings"),
+        ({"a.org": {"SITE_MIN_PAGES": 3}}, r"only EXTRACTION_\* settings can be set per site"),
+        ({"a.org": {"EXTRACTION_SITE_MIN_PAGE": 3}}, "unknown setting EXTRACTION_SITE_MIN_PAGE"),
+        ({"a.org": {"EXTRACTION_SITE_MIN_PAGES": "x"}}, "EXTRACTION_SITE_MIN_PAGES='x' is not a valid int"),
+        ({"a.org": {"EXTRACTION_METHOD": "cetr"}}, "EXTRACTION_METHOD applies to the whole crawl"),
+    ],
+)
+def test_a_bad_site_override_is_an_error_that_says_what_is_wrong(overrides: object, message: str) -> None:
+    with pytest.raises(ExtractionSettingError, match=message):
+        site_configs(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))

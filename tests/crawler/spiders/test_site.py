@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -167,6 +168,15 @@ def test_extraction_settings_reach_the_spider(tmp_path: Path) -> None:
     assert run.stat(stats.PAGES_CRAWLED) == 1
     assert run.stat(stats.skipped("too_large")) == 1
     assert run.stat(stats.PAGES_KEPT) == 0
+
+
+def test_a_site_override_reaches_the_spider_for_that_site_only(tmp_path: Path) -> None:
+    with serve_routes({"/": page(article("One"))}) as one, serve_routes({"/": page(article("Two"))}) as two:
+        small = {one.base.removeprefix("http://"): {"EXTRACTION_MAX_DOCUMENT_BYTES": "100"}}
+        settings = {"EXTRACTION_SITE_OVERRIDES": json.dumps(small)}
+        run = _ok(run_crawl(tmp_path, f"{one.base}/,{two.base}/", settings=settings))
+    assert list(_stored(tmp_path / "db.sqlite")) == [f"{two.base}/"]
+    assert run.stat(stats.skipped("too_large")) == 1
 
 
 def test_a_seed_that_is_not_a_url_is_a_clear_error(tmp_path: Path) -> None:
