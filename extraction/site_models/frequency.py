@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -76,14 +75,16 @@ class BlockFrequency:
     """On how many pages of a cluster each block text and each block shape appears."""
 
     pages: int = 0
-    texts: Counter[str] = field(default_factory=Counter)
-    shapes: Counter[str] = field(default_factory=Counter)
+    # Plain dicts, not Counters: a dict holding only strings and ints is left alone by the garbage
+    # collector, where every full collection of the crawl would walk a Counter's entries.
+    texts: dict[str, int] = field(default_factory=dict)
+    shapes: dict[str, int] = field(default_factory=dict)
 
     def observe(self, keys: Collection[BlockKey]) -> None:
         """Count one page: each text hash and shape once, however often the page repeats it."""
         self.pages += 1
-        self.texts.update({key.text for key in keys})
-        self.shapes.update({key.shape for key in keys if key.shape is not None})
+        _count_once(self.texts, {key.text for key in keys})
+        _count_once(self.shapes, {key.shape for key in keys if key.shape is not None})
 
     def threshold(self, share: float, min_pages: int) -> int:
         """The page count at which a block is frequent: `share` of the pages, at least `min_pages`."""
@@ -92,7 +93,6 @@ class BlockFrequency:
     def pages_of(self, key: BlockKey) -> tuple[int, int]:
         """On how many pages the block's exact text appears, and its shape (0 without a shape)."""
         shape = key.shape
-        # `get`, not indexing: a Counter's missing key goes through a Python-level __missing__.
         return self.texts.get(key.text, 0), self.shapes.get(shape, 0) if shape is not None else 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -102,4 +102,11 @@ class BlockFrequency:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BlockFrequency:
         """The inverse of `to_dict`."""
-        return cls(int(data["pages"]), Counter(data["texts"]), Counter(data["shapes"]))
+        return cls(int(data["pages"]), dict(data["texts"]), dict(data["shapes"]))
+
+
+def _count_once(counts: dict[str, int], keys: Iterable[str]) -> None:
+    """Add one to the count of each key."""
+    get = counts.get
+    for key in keys:
+        counts[key] = get(key, 0) + 1

@@ -15,7 +15,6 @@ blocks of a cluster, not with its pages.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -27,51 +26,34 @@ SEPARATOR = "/"
 
 
 @dataclass(slots=True)
-class SlotVariants:
-    """The texts one slot holds across the cluster: pages per shape, distinct and single-page shapes."""
-
-    pages: Counter[str] = field(default_factory=Counter)
-    single: int = 0
-
-    def add(self, shape: str) -> None:
-        """Count one more page holding `shape` in this slot."""
-        # `get`, not indexing: a Counter's missing key goes through a Python-level __missing__.
-        seen = self.pages.get(shape, 0)
-        self.pages[shape] = seen + 1
-        self.single += 1 if seen == 0 else -1 if seen == 1 else 0
-
-    @property
-    def importance(self) -> float:
-        """The share of the slot's distinct shapes found on one page only (1.0 for an unseen slot)."""
-        return self.single / len(self.pages) if self.pages else 1.0
-
-
-@dataclass(slots=True)
 class TemplateSlots:
-    """Per-slot variants and the content text mass under each layout path prefix."""
+    """Per-slot variants and the content text mass under each layout path prefix.
 
-    variants: dict[str, SlotVariants] = field(default_factory=dict)
-    content_chars: Counter[str] = field(default_factory=Counter)
+    Every counter is a plain dict of strings and ints (or of such dicts), which the garbage collector does
+    not track: full collections during a crawl would otherwise walk each of their entries.
+    """
+
+    # slot -> shape -> pages holding that shape in that slot.
+    variants: dict[str, dict[str, int]] = field(default_factory=dict)
+    # slot -> how many of its shapes are on one page only.
+    single: dict[str, int] = field(default_factory=dict)
+    content_chars: dict[str, int] = field(default_factory=dict)
     total_content_chars: int = 0
-    # The prefix tree of `content_chars` ("" is the root), walked down to find the region.
-    children: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    # The prefix tree of `content_chars` ("" is the root), walked down to find the region; each node's
+    # children as the keys of a dict (a set would be tracked).
+    children: dict[str, dict[str, None]] = field(default_factory=dict, repr=False)
     # The last `region` answer, by share; cleared by `observe` (revising a page must not rescan).
     _regions: dict[float, str | None] = field(default_factory=dict, repr=False)
 
     def observe(self, blocks: Iterable[tuple[Block, str, str | None]]) -> None:
         """Count one page given as (block, slot, shape) triples: each (slot, shape) once per page."""
         self._regions.clear()
-        variants = self.variants
         seen: set[tuple[str, str]] = set()
         content: dict[str, int] = {}
         for block, slot, shape in blocks:
             if shape is not None and (slot, shape) not in seen:
                 seen.add((slot, shape))
-                # Not `setdefault`: it would build a SlotVariants, and its Counter, for every block.
-                slot_variants = variants.get(slot)
-                if slot_variants is None:
-                    slot_variants = variants[slot] = SlotVariants()
-                slot_variants.add(shape)
+                self._add_shape(slot, shape)
             if block.label is Label.CONTENT:
                 content[slot] = content.get(slot, 0) + len(block.text)
         # Summed per slot first: an article's paragraphs share a few slots, each with a dozen prefixes.
@@ -79,14 +61,14 @@ class TemplateSlots:
             self._add_content(slot, chars)
 
     def importance(self, slot: str) -> float:
-        """How much the slot's text varies from page to page, in [0, 1] (see the module docstring)."""
-        variants = self.variants.get(slot)
-        return variants.importance if variants is not None else 1.0
+        """How much the slot's text varies from page to page, in [0, 1] (see the module docstring):
+        the share of its distinct shapes found on one page only (1.0 for an unseen slot)."""
+        shapes = self.variants.get(slot)
+        return self.single[slot] / len(shapes) if shapes else 1.0
 
     def distinct(self, slot: str) -> int:
         """How many distinct texts (up to digits and dates) the slot holds across the cluster."""
-        variants = self.variants.get(slot)
-        return len(variants.pages) if variants is not None else 0
+        return len(self.variants.get(slot, ()))
 
     def region(self, share: float) -> str | None:
         """The deepest path prefix holding `share` of the content text (None before any content)."""
@@ -97,7 +79,7 @@ class TemplateSlots:
     def to_dict(self) -> dict[str, Any]:
         """The counters as plain JSON-ready data."""
         return {
-            "variants": {slot: dict(variants.pages) for slot, variants in self.variants.items()},
+            "variants": {slot: dict(shapes) for slot, shapes in self.variants.items()},
             "content_chars": dict(self.content_chars),
         }
 
@@ -105,18 +87,34 @@ class TemplateSlots:
     def from_dict(cls, data: dict[str, Any]) -> TemplateSlots:
         """The inverse of `to_dict`."""
         slots = cls()
-        for slot, pages in data["variants"].items():
-            variants = SlotVariants(Counter(pages))
-            variants.single = sum(1 for count in pages.values() if count == 1)
-            slots.variants[slot] = variants
+        for slot, shapes in data["variants"].items():
+            slots.variants[slot] = dict(shapes)
+            slots.single[slot] = sum(1 for pages in shapes.values() if pages == 1)
         for prefix, chars in data["content_chars"].items():
             slots.content_chars[prefix] = chars
             parent = prefix.rpartition(SEPARATOR)[0]
             if prefix:
-                slots.children.setdefault(parent, set()).add(prefix)
+                slots._add_child(parent, prefix)
             if not parent:
                 slots.total_content_chars += chars
         return slots
+
+    def _add_shape(self, slot: str, shape: str) -> None:
+        """Count one more page holding `shape` in `slot`."""
+        shapes = self.variants.get(slot)
+        if shapes is None:
+            shapes = self.variants[slot] = {}
+            self.single[slot] = 0
+        pages = shapes.get(shape, 0)
+        shapes[shape] = pages + 1
+        if pages < 2:
+            self.single[slot] += 1 if pages == 0 else -1
+
+    def _add_child(self, parent: str, prefix: str) -> None:
+        siblings = self.children.get(parent)
+        if siblings is None:
+            siblings = self.children[parent] = {}
+        siblings[prefix] = None
 
     def _deepest_prefix(self, needed: float) -> str | None:
         """Walk down the prefix tree while a child holds `needed` chars (masses shrink going down)."""
@@ -130,13 +128,13 @@ class TemplateSlots:
 
     def _add_content(self, slot: str, chars: int) -> None:
         self.total_content_chars += chars
-        content_chars, children = self.content_chars, self.children
+        content_chars = self.content_chars
         parent = ""
         for prefix in _prefixes(slot):
             # An empty slot (a block without a path) is its own root, not a child of it.
             if prefix not in content_chars and prefix != parent:
-                children.setdefault(parent, set()).add(prefix)
-            content_chars[prefix] += chars
+                self._add_child(parent, prefix)
+            content_chars[prefix] = content_chars.get(prefix, 0) + chars
             parent = prefix
 
 
