@@ -182,6 +182,7 @@ class _Walker:
         "caption_depth",
         "config",
         "form_depth",
+        "hrefs",
         "image_size",
         "images",
         "interaction_size",
@@ -201,6 +202,8 @@ class _Walker:
         self.page = Page()
         self.stack: list[int] = []
         self.parts: list[str] = []
+        # Every anchor's href, None or empty when it has none: `segment` drops those in one pass.
+        self.hrefs: list[str | None] = []
         self.link_chars = self.links = self.images = self.image_size = 0
         self.interactions = self.interaction_size = 0
         self.link_depth = self.skip_depth = self.pre_depth = self.form_depth = self.caption_depth = 0
@@ -209,31 +212,48 @@ class _Walker:
         """Visit every element once in document order, closing each when its last child is done.
 
         One visit per element (`iter` and a count of children) costs half what `iterwalk`'s separate
-        start and end events do.
+        start and end events do. Plain blocks and anchors, most of the elements, open and close inline:
+        the method calls this spares were 3.5% of the segmentation's instructions on aeb.
         """
         roles, open_, close, add_text = _ROLES, self.open, self.close, self.add_text
+        parts, stack, push, flush, hrefs = self.parts, self.stack, self.push, self.flush, self.hrefs
         # [element, role, children not yet done] of each element whose subtree is being walked.
         pending: list[list[Any]] = []
         for element in body.iter():
             tag = element.tag
             role = roles.get(tag, _INLINE)
-            if role:
+            if role == _BLOCK:
+                if parts:
+                    flush()
+                push(element, tag)
+            elif role == _ANCHOR:
+                self.link_depth += 1
+                self.links += 1
+                # The crawl follows links from this same walk instead of parsing the page a second time.
+                hrefs.append(element.get("href"))
+            elif role:
                 open_(element, tag, role)
-            if role != _NOT_ELEMENT:
-                text = element.text
-                # Most texts are the indentation between tags: dismiss them before calling.
-                if text and (self.parts or self.pre_depth or not text.isspace()):
-                    add_text(text)
+            # A comment's text is not the page's; only its tail is.
+            text = element.text if role != _NOT_ELEMENT else None
+            # Most texts are the indentation between tags: dismiss them before calling.
+            if text and (parts or self.pre_depth or not text.isspace()):
+                add_text(text)
             children = len(element)
             if children:
                 pending.append([element, role, children])
                 continue
             # A leaf closes at once, and so does each ancestor whose last child it was.
             while True:
-                if role:
+                if role == _BLOCK:
+                    if parts:
+                        flush()
+                    stack.pop()
+                elif role == _ANCHOR:
+                    self.link_depth -= 1
+                elif role:
                     close(role)
                 text = element.tail
-                if text and (self.parts or self.pre_depth or not text.isspace()):
+                if text and (parts or self.pre_depth or not text.isspace()):
                     add_text(text)
                 if not pending:
                     break
@@ -246,19 +266,12 @@ class _Walker:
         self._add_up_nodes()
 
     def open(self, element: etree._Element, tag: str, role: int) -> None:
+        """Open an element that is neither a plain block nor an anchor (`walk` handles those)."""
         if role <= _CAPTION:
             if self.parts:
                 self.flush()
             self.push(element, tag)
-            if role != _BLOCK:
-                self._enter_mode(role, 1)
-        elif role == _ANCHOR:
-            self.link_depth += 1
-            self.links += 1
-            # The crawl follows links from this same walk instead of parsing the page a second time.
-            href = element.get("href")
-            if href:
-                self.page.hrefs.append(href)
+            self._enter_mode(role, 1)
         elif role == _BREAK:
             self.parts.append(_LINE_BREAK)
         elif role == _IMAGE:
@@ -271,14 +284,12 @@ class _Walker:
             self.skip_depth += 1
 
     def close(self, role: int) -> None:
+        """Close an element that is neither a plain block nor an anchor (`walk` handles those)."""
         if role <= _CAPTION:
             if self.parts:
                 self.flush()
             self.stack.pop()
-            if role != _BLOCK:
-                self._enter_mode(role, -1)
-        elif role == _ANCHOR:
-            self.link_depth -= 1
+            self._enter_mode(role, -1)
         elif role >= _CONTROL and role != _NOT_ELEMENT:
             self.skip_depth -= 1
 
@@ -320,8 +331,11 @@ class _Walker:
             self.link_chars += len(text.strip())
 
     def flush(self) -> None:
-        text = _render("".join(self.parts), preformatted=self.pre_depth > 0)
-        self.parts = []
+        # Cleared in place: `walk` holds the list.
+        parts = self.parts
+        raw = "".join(parts)
+        parts.clear()
+        text = _render(raw, preformatted=self.pre_depth > 0)
         if not text:
             # Images and form fields standing alone between blocks count towards the next block.
             self.links = self.link_chars = 0
@@ -397,6 +411,7 @@ def segment(body: etree._Element, config: ExtractionConfig) -> Page:
     walker.walk(body)
     if walker.parts:
         walker.flush()
+    walker.page.hrefs = [href for href in walker.hrefs if href]
     return walker.page
 
 
