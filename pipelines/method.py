@@ -44,7 +44,7 @@ from pipelines.config import SiteConfigs, site_configs
 
 logger = logging.getLogger(__name__)
 
-_PREFIX = "cleancrawl/method/"
+_PREFIX = stats.PREFIX + "method/"
 LEARNINGS = _PREFIX + "learnings"
 PAGES_LEARNED = _PREFIX + "pages_learned"
 PAGES_RELABELLED = _PREFIX + "pages_relabelled"

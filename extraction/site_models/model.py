@@ -216,10 +216,18 @@ class SiteModel:
         ]
         if not candidates or self.terms.pages < 2:
             return
-        threshold = self._entropy_threshold(blocks)
+        scored = self._block_entropies(blocks)
+        config = self.config
+        threshold = greedy_threshold(
+            [entry for entry in scored if entry is not None],
+            config.site_entropy_step,
+            config.site_entropy_flat_share,
+            config.site_entropy_floor,
+        )
         for index in candidates:
-            entropy = self.terms.block_entropy(blocks[index].text)
-            if entropy is not None and entropy >= threshold:
+            entry = scored[index]
+            if entry is not None and entry[0] >= threshold:
+                entropy = entry[0]
                 reason = (
                     f"outside the content region, its words recur over the cluster (entropy {entropy:.2f})"
                 )
@@ -227,17 +235,14 @@ class SiteModel:
                     blocks[index].position, Label.NOISE, reason, decisions[index].pages
                 )
 
-    def _entropy_threshold(self, blocks: Sequence[Block]) -> float:
-        """Lin & Ho's greedy threshold over the page's blocks."""
-        scored = []
+    def _block_entropies(self, blocks: Sequence[Block]) -> list[tuple[float, list[str]] | None]:
+        """Each block's entropy and terms (None for a block without terms): the page's threshold is
+        computed from them and the candidate blocks are judged by them."""
+        scored: list[tuple[float, list[str]] | None] = []
         for block in blocks:
             features = terms(block.text)
-            if features:
-                scored.append((self.terms.mean_entropy(set(features)), features))
-        config = self.config
-        return greedy_threshold(
-            scored, config.site_entropy_step, config.site_entropy_flat_share, config.site_entropy_floor
-        )
+            scored.append((self.terms.mean_entropy(set(features)), features) if features else None)
+        return scored
 
     def _keep(self, block: Block, decision: Decision) -> Decision:
         if block.label is decision.label:
