@@ -15,21 +15,32 @@ SEEDS ?=
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+COMPILED := $(VENV)/.compiled
 BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTHON_DOCS := /usr/share/doc/python3.11/html
 
 .PHONY: test lint check evaluate bench bench-methods crawl bench-crawl services docs-data clean distclean
 
-# The virtualenv: rebuilt only when pyproject.toml is newer than the stamp, so a second run calls no pip.
-# pip is upgraded first: the one bundled with Python 3.11 fails on normalised extras (lxml[html_clean]).
-$(STAMP): pyproject.toml
+# The virtualenv: rebuilt only when pyproject.toml or setup.py is newer than the stamp, so a second run calls
+# no pip. pip is upgraded first: the one bundled with Python 3.11 fails on normalised extras (lxml[html_clean]).
+# The dependencies install here without compiling; $(COMPILED) compiles once.
+$(STAMP): pyproject.toml setup.py
 	@test -n "$(BOOT_PYTHON)" || { echo "no python3.11 or python3 on PATH" >&2; exit 1; }
 	@test -x $(PY) || $(BOOT_PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	CLEANCRAWL_PURE_PYTHON=1 $(PY) -m pip install --quiet -e '.[dev,bench]'
 	@touch $@
 
-test: $(STAMP) services docs-data
+# The extraction hot path compiled with mypyc (setup.py), again whenever a source of the package changes:
+# a compiled module older than its source would run the old code. Old builds go first, so that
+# CLEANCRAWL_PURE_PYTHON=1 leaves pure Python. No C compiler: pip warns and the package stays pure Python.
+$(COMPILED): $(STAMP) $(wildcard extraction/*.py)
+	rm -f extraction/*.so
+	$(PY) -m pip install --quiet --no-deps -e .
+	@$(PY) -c 'import extraction; print("extraction:", "compiled with mypyc" if extraction.COMPILED else "pure Python")'
+	@touch $@
+
+test: $(COMPILED) services docs-data
 	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m pytest
 
 lint: $(STAMP)
@@ -39,26 +50,26 @@ lint: $(STAMP)
 check: lint test
 
 # Our extractor alone over one data set (the main job until the crawl lands).
-evaluate: $(STAMP)
+evaluate: $(COMPILED)
 	$(PY) -m extraction.evaluate "$(DATASET)" $(ARGS)
 
 # Our extractor beside the peers, on both data sets.
-bench: $(STAMP)
+bench: $(COMPILED)
 	$(PY) -m extraction.evaluate "$(SHARED)/datasets/aeb" --compare $(PEERS) --repeat 3
 	$(PY) -m extraction.evaluate "$(SHARED)/datasets/wcxb-dev" --compare $(PEERS) --exclude-flagged --repeat 3
 
 # The seed papers' methods side by side: on aeb (evaluator) and on a crawl of whizzy (one crawl per method).
-bench-methods: $(STAMP)
+bench-methods: $(COMPILED)
 	$(PY) -m extraction.evaluate "$(SHARED)/datasets/aeb" --method all
 	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m crawler.benchmark --sites whizzy --methods all
 
 # Crawl the seeds' sites into DATABASE_URL (crawler/settings.py), e.g. make crawl SEEDS=http://127.0.0.1:8000/
-crawl: $(STAMP)
+crawl: $(COMPILED)
 	@test -n "$(SEEDS)" || { echo "usage: make crawl SEEDS=URL[,URL...]" >&2; exit 1; }
 	$(PY) -m scrapy crawl site -a seeds=$(SEEDS)
 
 # The crawl against a plain Scrapy crawl of whizzy and the Python docs: time, memory, storage, F1 and peers.
-bench-crawl: $(STAMP) docs-data
+bench-crawl: $(COMPILED) docs-data
 	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m crawler.benchmark
 
 # Local PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) for the suites that need them. Starts what is
@@ -88,7 +99,7 @@ docs-data:
 	else echo "docs-data: $(PYTHON_DOCS) missing and python3.11-doc cannot be installed here"; fi
 
 clean:
-	rm -rf build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf build dist *.egg-info extraction/*.so $(COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
 
 distclean: clean

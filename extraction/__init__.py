@@ -1,12 +1,17 @@
 """cleancrawl's extraction library: segment a page into blocks and keep the informative ones."""
 
+from extraction import result as _result
 from extraction.api import extract
 from extraction.config import ExtractionConfig
 from extraction.errors import DocumentTooLargeError, EmptyDocumentError, ExtractionError, NotHTMLError
 from extraction.hashing import text_hash
 from extraction.result import Block, BlockFeatures, BlockKind, ExtractionResult, Label
 
+# True when the per-page modules run as mypyc-compiled code (see setup.py), False for pure Python.
+COMPILED = not _result.__file__.endswith(".py")
+
 __all__ = [
+    "COMPILED",
     "Block",
     "BlockFeatures",
     "BlockKind",
