@@ -132,4 +132,8 @@ def _shortest_text_with(count: int) -> int:
 def count_noise_words(text: str) -> int:
     """How many distinct noise words of seed 002 the text contains."""
     # Substring tests in C beat one regex alternation, which tries every word at every position.
-    return sum(map(text.lower().__contains__, NOISE_WORDS))
+    lowered = text.lower()
+    count = 0
+    for word in NOISE_WORDS:
+        count += word in lowered
+    return count

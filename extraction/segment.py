@@ -9,10 +9,8 @@ are gathered during the same walk.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from lxml import etree
 
@@ -85,10 +83,8 @@ _CAPTIONS = frozenset({"figcaption", "caption"})
 _OPTIONS = frozenset({"option", "optgroup"})
 _INTERACTIVE = frozenset({"input", "select", "textarea", "button", *_OPTIONS})
 # Punctuation marks (seed 002's PMD): ASCII ones and their CJK full-width forms.
-_ASCII_MARKS = b".,;:!?"
-_WIDE_MARKS = ("\u3002", "\uff0c", "\u3001", "\uff01", "\uff1f")
-# The first two UTF-8 bytes of the wide marks: most non-ASCII texts (curly quotes) have neither.
-_CJK_SYMBOLS_LEAD, _FULL_WIDTH_LEAD = b"\xe3\x80", b"\xef\xbc"
+_ASCII_MARKS = (".", ",", ";", ":", "!", "?")
+_MARKS = (*_ASCII_MARKS, "\u3002", "\uff0c", "\u3001", "\uff01", "\uff1f")
 # Inline formatting carries no structure; unwrapping it in C first spares the Python walk most elements.
 _FORMATTING_TAGS = (
     "span",
@@ -126,6 +122,10 @@ _ASCII_DIGITS = b"0123456789"
 _DIGITS_TO_ZERO = bytes.maketrans(_ASCII_DIGITS, b"0" * len(_ASCII_DIGITS))
 _LINE_BREAK = "\x1e"
 _URL_PREFIXES = ("http://", "https://", "www.")
+# Node descriptions by tag, id and class, kept across pages: a site's pages, and sites built on one
+# framework, repeat their names. A plain dict, emptied when full, is a direct look-up once compiled.
+_DESCRIPTIONS: dict[tuple[str, str | None, str | None], tuple[str, str, str]] = {}
+_DESCRIPTIONS_KEPT = 1 << 12
 # What the walk does at an element, looked up once per element: the block roles come first (up to _CAPTION).
 _INLINE, _BLOCK, _PRE, _FORM, _CAPTION, _ANCHOR, _BREAK, _IMAGE, _CONTROL, _OPTION, _NOT_ELEMENT = range(11)
 _ROLES: dict[object, int] = {
@@ -145,9 +145,10 @@ _ROLES: dict[object, int] = {
 }
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Node:
-    """A block-level element: where it sits and what its tag, class and id say."""
+    """A block-level element: where it sits and what its tag, class and id say (`__init__` written out
+    for the reason `BlockFeatures` gives)."""
 
     tag: str
     parent: int
@@ -155,8 +156,26 @@ class Node:
     step: str
     names: str
     record: str
-    text_chars: int = 0
-    link_chars: int = 0
+    text_chars: int
+    link_chars: int
+
+    def __init__(
+        self,
+        tag: str = "",
+        parent: int = -1,
+        depth: int = 0,
+        step: str = "",
+        names: str = "",
+        record: str = "",
+    ) -> None:
+        self.tag = tag
+        self.parent = parent
+        self.depth = depth
+        self.step = step
+        self.names = names
+        self.record = record
+        self.text_chars = 0
+        self.link_chars = 0
 
 
 @dataclass(slots=True)
@@ -212,57 +231,60 @@ class _Walker:
         """Visit every element once in document order, closing each when its last child is done.
 
         One visit per element (`iter` and a count of children) costs half what `iterwalk`'s separate
-        start and end events do. Plain blocks and anchors, most of the elements, open and close inline:
-        the method calls this spares were 3.5% of the segmentation's instructions on aeb.
+        start and end events do. Plain blocks and anchors, most of the elements, open and close inline.
+        Methods are called through `self`, not local aliases: compiled (setup.py), that is a direct call.
         """
-        roles, open_, close, add_text = _ROLES, self.open, self.close, self.add_text
-        parts, stack, push, flush, hrefs = self.parts, self.stack, self.push, self.flush, self.hrefs
-        # [element, role, children not yet done] of each element whose subtree is being walked.
-        pending: list[list[Any]] = []
+        roles, parts, stack, hrefs = _ROLES, self.parts, self.stack, self.hrefs
+        # Each element whose subtree is being walked, its role and how many of its children are not done.
+        pending: list[etree._Element] = []
+        pending_roles: list[int] = []
+        pending_children: list[int] = []
         for element in body.iter():
             tag = element.tag
             role = roles.get(tag, _INLINE)
             if role == _BLOCK:
                 if parts:
-                    flush()
-                push(element, tag)
+                    self.flush()
+                self.push(element, tag)
             elif role == _ANCHOR:
                 self.link_depth += 1
                 self.links += 1
                 # The crawl follows links from this same walk instead of parsing the page a second time.
                 hrefs.append(element.get("href"))
             elif role:
-                open_(element, tag, role)
+                self.open(element, tag, role)
             # A comment's text is not the page's; only its tail is.
             text = element.text if role != _NOT_ELEMENT else None
             # Most texts are the indentation between tags: dismiss them before calling.
             if text and (parts or self.pre_depth or not text.isspace()):
-                add_text(text)
+                self.add_text(text)
             children = len(element)
             if children:
-                pending.append([element, role, children])
+                pending.append(element)
+                pending_roles.append(role)
+                pending_children.append(children)
                 continue
             # A leaf closes at once, and so does each ancestor whose last child it was.
             while True:
                 if role == _BLOCK:
                     if parts:
-                        flush()
+                        self.flush()
                     stack.pop()
                 elif role == _ANCHOR:
                     self.link_depth -= 1
                 elif role:
-                    close(role)
+                    self.close(role)
                 text = element.tail
                 if text and (parts or self.pre_depth or not text.isspace()):
-                    add_text(text)
+                    self.add_text(text)
                 if not pending:
                     break
-                parent = pending[-1]
-                parent[2] -= 1
-                if parent[2]:
+                left = pending_children[-1] - 1
+                if left:
+                    pending_children[-1] = left
                     break
-                pending.pop()
-                element, role = parent[0], parent[1]
+                pending_children.pop()
+                element, role = pending.pop(), pending_roles.pop()
         self._add_up_nodes()
 
     def open(self, element: etree._Element, tag: str, role: int) -> None:
@@ -315,7 +337,16 @@ class _Walker:
         stack, nodes, paths = self.stack, self.page.nodes, self.page.paths
         ident, classes = element.get("id"), element.get("class")
         # A quarter of the nodes have neither: they need no look-up in the cache of descriptions.
-        step, names, record = _describe(tag, ident, classes) if ident or classes else (tag, "", tag)
+        if ident or classes:
+            key = (tag, ident, classes)
+            description = _DESCRIPTIONS.get(key)
+            if description is None:
+                if len(_DESCRIPTIONS) >= _DESCRIPTIONS_KEPT:
+                    _DESCRIPTIONS.clear()
+                description = _DESCRIPTIONS[key] = _describe(tag, ident, classes)
+            step, names, record = description
+        else:
+            step, names, record = tag, "", tag
         parent = stack[-1] if stack else -1
         stack.append(len(nodes))
         nodes.append(Node(tag, parent, len(stack), step, names, record))
@@ -415,8 +446,6 @@ def segment(body: etree._Element, config: ExtractionConfig) -> Page:
     return walker.page
 
 
-# Cached across pages: a site's pages, and sites built on one framework, repeat their names.
-@functools.lru_cache(maxsize=1 << 12)
 def _describe(tag: str, ident: str | None, classes: str | None) -> tuple[str, str, str]:
     """A node's path step (digits folded), its lower-cased names for hints, and its record key."""
     names = (f"{ident} {classes}" if ident and classes else ident or classes or "").strip()
@@ -450,6 +479,10 @@ def _fold_digits(name: str) -> str:
 def _render(raw: str, preformatted: bool) -> str:
     if preformatted:
         return raw.replace(_LINE_BREAK, "\n").strip("\n").rstrip()
+    # Most texts already read as rendered: no whitespace but single inner spaces (every other whitespace
+    # character, the line break mark included, is unprintable), so splitting them into words is waste.
+    if raw.isprintable() and "  " not in raw and not raw.startswith(" ") and not raw.endswith(" "):
+        return raw
     if _LINE_BREAK not in raw:
         return " ".join(raw.split())
     lines = (" ".join(line.split()) for line in raw.split(_LINE_BREAK))
@@ -461,11 +494,10 @@ def _text_counts(text: str) -> tuple[int, int, int]:
     # Rendered text has single spaces between words and newlines between lines (code keeps its own).
     words = text.count(" ") + text.count("\n") + 1
     emails = len(_EMAIL.findall(text)) if "@" in text else 0
-    # Deleting bytes in C beats a regex over every character; UTF-8 keeps ASCII marks as single bytes.
-    encoded = text.encode("utf-8", "ignore")
-    marks = len(encoded) - len(encoded.translate(None, _ASCII_MARKS))
-    if not text.isascii() and (_CJK_SYMBOLS_LEAD in encoded or _FULL_WIDTH_LEAD in encoded):
-        marks += sum(text.count(mark) for mark in _WIDE_MARKS)
+    # One count per mark, each a scan in C; compiled, the calls cost next to nothing (no regex, no copy).
+    marks = 0
+    for mark in _ASCII_MARKS if text.isascii() else _MARKS:
+        marks += text.count(mark)
     return words, emails, marks
 
 

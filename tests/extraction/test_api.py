@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 from extraction import BlockKind, DocumentTooLargeError, ExtractionConfig, extract
@@ -29,6 +32,15 @@ def test_bytes_and_str_input_give_the_same_blocks() -> None:
     assert [(b.text, b.kind, b.label) for b in from_bytes.blocks] == [
         (b.text, b.kind, b.label) for b in from_str.blocks
     ]
+
+
+def test_results_survive_pickling_and_copying() -> None:
+    # Results cross process boundaries (a process pool) and get copied; compiled, the result types need
+    # an `__init__` that takes no arguments for both.
+    result = extract_fixture(FORUM)
+    for clone in (pickle.loads(pickle.dumps(result)), copy.deepcopy(result), copy.copy(result)):
+        assert clone == result
+    assert pickle.loads(pickle.dumps(result)).text == result.text
 
 
 def test_headings_list_items_and_code_each_on_their_own_lines() -> None:

@@ -72,7 +72,7 @@ def _decisions(mode: str) -> dict[str, object]:
 @pytest.fixture(scope="module")
 def compiled_modules() -> list[tuple[Path, Path]]:
     if not extraction.COMPILED:
-        pytest.skip("extraction runs as pure Python here (no C compiler at install, or CLEANCRAWL_PURE_PYTHON)")
+        pytest.skip("extraction runs as pure Python (no C compiler at install, or CLEANCRAWL_PURE_PYTHON)")
     return _compiled_modules()
 
 
