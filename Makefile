@@ -37,7 +37,7 @@ $(STAMP): pyproject.toml setup.py
 $(COMPILED): $(STAMP) $(wildcard extraction/*.py)
 	rm -f extraction/*.so
 	$(PY) -m pip install --quiet --no-deps -e .
-	@$(PY) -c 'import extraction; print("extraction:", "compiled with mypyc" if extraction.COMPILED else "pure Python")'
+	@$(PY) -c 'import extraction; print("extraction:", extraction.BUILD)'
 	@touch $@
 
 test: $(COMPILED) services docs-data

@@ -45,6 +45,7 @@ from crawler import stats
 from crawler.items import PageItem
 from crawler.scope import Scope, parse_seeds, site_of
 from extraction import (
+    BUILD,
     DocumentTooLargeError,
     EmptyDocumentError,
     ExtractionConfig,
@@ -111,6 +112,7 @@ class SiteSpider(Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.configs = site_configs(crawler.settings)
         spider.method_for(spider.configs.default)
+        spider.logger.info("Extraction method %s, %s", spider.configs.default.method, BUILD)
         if spider.max_depth:
             # Settings are still open here (Crawler.crawl applies them after creating the spider).
             crawler.settings.set("DEPTH_LIMIT", spider.max_depth, priority="spider")

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from extraction import BUILD
 from extraction.evaluate.datasets import Dataset
 from extraction.evaluate.metric import (
     BlockSummary,
@@ -86,11 +87,11 @@ def render(dataset: Dataset, evaluations: Sequence[Evaluation], warmup: int = 0)
 
 
 def _header(dataset: Dataset) -> str:
-    """Which data was scored and what was left out."""
+    """Which data was scored, what was left out, and how cleancrawl ran (compiled or not)."""
     line = f"dataset {dataset.path}: {len(dataset.pages)} pages"
     if dataset.flagged_excluded:
         line += f" ({dataset.flagged_excluded} pages listed in quality_flags.json left out)"
-    return line
+    return f"{line}; cleancrawl {BUILD}"
 
 
 def _timing_line(evaluations: Sequence[Evaluation], warmup: int) -> str:

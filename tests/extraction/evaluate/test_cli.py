@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import extraction
 from extraction.methods.registry import METHODS
 from tests.extraction.evaluate.test_datasets import PAGE_COUNT, add_annotations, make_dataset
 
@@ -40,6 +41,8 @@ def test_cli_writes_metrics_and_predictions(aeb_dir: Path, tmp_path: Path, gzipp
     proc = run_cli(dataset, "--json", tmp_path / "m.json", "--predictions", tmp_path / "p.json")
     assert proc.returncode == 0, proc.stderr
     assert "cleancrawl" in proc.stdout and "F1" in proc.stdout
+    # Speeds differ by a fifth between the two builds: the report says which one ran.
+    assert f"{PAGE_COUNT} pages; cleancrawl {extraction.BUILD}" in proc.stdout
     metrics = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
     assert_sane(metrics, PAGE_COUNT)
     assert metrics["f1"] > 0.3  # three ordinary news articles: a working extractor finds most of the text
