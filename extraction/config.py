@@ -20,8 +20,9 @@ class ExtractionConfig:
     max_document_bytes: int = 64 * 1024 * 1024
     max_blocks: int = 20_000
     max_block_chars: int = 100_000
-    # A hidden element holding this share of the page's text is revealed by a script, so it is kept.
-    keep_hidden_share: float = 0.3
+    # A hidden element holding this share of the text a reader sees (scripts and styles left out) is
+    # revealed by a script (a paywall, an anti-flicker snippet), so it is kept: half, the article itself.
+    keep_hidden_share: float = 0.5
     keep_hidden_min_chars: int = 500
 
     # Seed 002, noise score of a raw chunk.

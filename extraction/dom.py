@@ -102,19 +102,24 @@ def page_title(root: etree._Element) -> str:
 
 def clean_tree(root: etree._Element, config: ExtractionConfig = _DEFAULT_CONFIG) -> etree._Element | None:
     """Remove non-content and hidden elements in place; return the body, or None if there is none."""
-    _mark_hidden(root, config)
-    # One pass in C that keeps each removed element's tail text. Setting .text/.tail from Python instead
+    # Passes in C that keep each removed element's tail text. Setting .text/.tail from Python instead
     # raised ValueError when the text held a control character the HTML parser had let through, and
     # dropped whitespace-only tails, gluing the words on either side of a hidden element together.
-    etree.strip_elements(root, *_REMOVED_TAGS, _HIDDEN_MARK, with_tail=False)
+    # Scripts and styles go first: the share of the page a hidden element holds is a share of the text a
+    # reader sees, which a page's inline scripts and JSON (often most of its bytes) would swamp.
+    etree.strip_elements(root, *_REMOVED_TAGS, with_tail=False)
+    if _mark_hidden(root, config):
+        etree.strip_elements(root, _HIDDEN_MARK, with_tail=False)
     bodies = _elements(_BODY(root))
     return bodies[0] if bodies else root
 
 
-def _mark_hidden(root: etree._Element, config: ExtractionConfig) -> None:
+def _mark_hidden(root: etree._Element, config: ExtractionConfig) -> bool:
+    """Rename the hidden elements to the hidden mark; True when there was one."""
     # Paywall and anti-flicker scripts hide the whole article until they run; a hidden element that holds
     # a large share of the page's text is content a reader will see, not a closed menu or dialog.
     page_text = -1.0
+    marked = False
     attributes = _HIDING_ATTRIBUTES(root)
     for value in attributes if isinstance(attributes, list) else ():
         if not isinstance(value, etree._ElementUnicodeResult):
@@ -132,6 +137,8 @@ def _mark_hidden(root: etree._Element, config: ExtractionConfig) -> None:
             if text >= config.keep_hidden_share * page_text:
                 continue
         element.tag = _HIDDEN_MARK
+        marked = True
+    return marked
 
 
 def _hides(attribute: str, value: str, element: etree._Element) -> bool:

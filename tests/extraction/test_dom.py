@@ -168,3 +168,19 @@ def test_removing_a_hidden_element_next_to_control_characters() -> None:
 def test_whitespace_tail_of_a_hidden_element_keeps_words_apart() -> None:
     body = cleaned("<body><p>word<span hidden>x</span> <b>next</b></p></body>")
     assert "".join(str(piece) for piece in body.itertext()) == "word next"
+
+
+def test_hidden_article_holding_most_of_the_visible_text_is_kept_whatever_the_scripts() -> None:
+    # A paywall or anti-flicker script hides the article until it runs. Its share is of the text a reader
+    # sees: inline JSON a hundred times the article's size must not make it look small.
+    article = "The article a script reveals once it has run. " * 40
+    state = '{"products": [' + ", ".join(['{"name": "item", "price": 1}'] * 2000) + "]}"
+    html = (
+        f"<body><script>window.__STATE__ = {state};</script><nav>Home Shop About</nav>"
+        f"<div style='display:none'>{article}</div><div hidden>{'menu entry ' * 60}</div>"
+        f"<p>Footer line.</p></body>"
+    )
+    text = visible(html)
+    assert article.strip() in text
+    assert "menu entry" not in text
+    assert "products" not in text
