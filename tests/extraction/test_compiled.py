@@ -17,9 +17,9 @@ PACKAGE_DIR = Path(extraction.__file__).resolve().parent
 REPO_ROOT = PACKAGE_DIR.parent
 
 # Imports the extraction modules from their .py sources, ignoring compiled ones, when argv[1] is "pure";
-# then prints every block's decision on the fixture pages as JSON.
+# then prints as JSON every block's decision on the fixture pages, alone and as a site model revises it.
 _RUN_FIXTURES = """
-import importlib.machinery, json, sys
+import copy, importlib.machinery, json, sys
 from pathlib import Path
 
 class PreferSource(importlib.machinery.PathFinder):
@@ -33,13 +33,26 @@ class PreferSource(importlib.machinery.PathFinder):
 if sys.argv[1] == "pure":
     sys.meta_path.insert(0, PreferSource)
 import extraction
+from extraction.site_models import SiteModel, encode_signature, page_signature
+
 decisions = {"compiled": extraction.COMPILED}
 for path in sys.argv[2:]:
     result = extraction.extract(Path(path).read_bytes(), url="https://fixture.test/")
+    # A model that saw the page six times revises a sibling page: the same template, half its content new.
+    model = SiteModel()
+    for _ in range(6):
+        model.observe(result.blocks)
+    sibling = [copy.copy(block) for block in result.blocks]
+    for block in sibling[::2]:
+        block.text = block.text[::-1] if block.is_content else block.text
+    revised = model.revise(sibling, result.title)
     decisions[path] = [
         [block.path, block.text, block.label.value, block.reason, round(block.score, 9)]
-        for block in result.blocks
+        + [decision.label.value, decision.reason, decision.pages]
+        for block, decision in zip(result.blocks, revised)
     ]
+    decisions[path + " signature"] = encode_signature(page_signature(result.blocks, 3, 6))
+    decisions[path + " model"] = model.to_dict()
 print(json.dumps(decisions))
 """
 
@@ -48,7 +61,7 @@ def _compiled_modules() -> list[tuple[Path, Path]]:
     """(source, compiled module) of every extraction module built next to its source."""
     return [
         (source, built)
-        for source in sorted(PACKAGE_DIR.glob("*.py"))
+        for source in sorted(PACKAGE_DIR.rglob("*.py"))
         for suffix in importlib.machinery.EXTENSION_SUFFIXES
         if (built := source.with_name(source.stem + suffix)).exists()
     ]
@@ -85,11 +98,13 @@ def test_every_compiled_module_is_newer_than_its_source(compiled_modules: list[t
     assert not stale, f"compiled before their last edit: {stale}; rebuild with `make` or `pip install -e .`"
 
 
-def test_compiled_and_pure_python_label_the_fixture_pages_alike(
+def test_compiled_and_pure_python_decide_alike_on_the_fixture_pages(
     compiled_modules: list[tuple[Path, Path]],
 ) -> None:
     compiled, pure = _decisions("compiled"), _decisions("pure")
     assert compiled.pop("compiled") is True
     assert pure.pop("compiled") is False, "the pure-Python run imported a compiled module"
     assert all(compiled.values()), "a fixture page gave no blocks"
+    reasons = [row[6] for rows in compiled.values() if isinstance(rows, list) for row in rows]
+    assert any("of 6 pages of this cluster" in reason for reason in reasons), "the model decided nothing"
     assert compiled == pure
