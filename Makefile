@@ -34,8 +34,8 @@ $(STAMP): pyproject.toml setup.py
 # The extraction hot path compiled with mypyc (setup.py), again whenever a source of the package changes:
 # a compiled module older than its source would run the old code. Old builds go first, so that
 # CLEANCRAWL_PURE_PYTHON=1 leaves pure Python. No C compiler: pip warns and the package stays pure Python.
-$(COMPILED): $(STAMP) $(wildcard extraction/*.py extraction/site_models/*.py)
-	rm -f extraction/*.so extraction/site_models/*.so
+$(COMPILED): $(STAMP) $(wildcard extraction/*.py)
+	find extraction -name '*.so' -delete
 	$(PY) -m pip install --quiet --no-deps -e .
 	@$(PY) -c 'import extraction; print("extraction:", extraction.BUILD)'
 	@touch $@
@@ -99,7 +99,8 @@ docs-data:
 	else echo "docs-data: $(PYTHON_DOCS) missing and python3.11-doc cannot be installed here"; fi
 
 clean:
-	rm -rf build dist *.egg-info extraction/*.so extraction/site_models/*.so $(COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf build dist *.egg-info $(COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	find extraction -name '*.so' -delete
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
 
 distclean: clean

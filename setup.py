@@ -13,9 +13,8 @@ import sys
 
 from setuptools import Extension, setup
 
-# The modules every page of a crawl goes through: extraction, then the site models' observing and
-# revising. The evaluator and the papers' methods stay interpreted (offline or opt-in; several use numpy,
-# which mypyc cannot speed up), and so does the style tree (the `styletree` method's).
+# The modules every page goes through; the evaluator, the papers' methods and the site models stay
+# interpreted (their cost is per cluster or offline, and they use numpy, which mypyc cannot speed up).
 HOT_MODULES = [
     "extraction/api.py",
     "extraction/dom.py",
@@ -27,11 +26,6 @@ HOT_MODULES = [
     "extraction/revise.py",
     "extraction/scoring.py",
     "extraction/segment.py",
-    "extraction/site_models/entropy.py",
-    "extraction/site_models/frequency.py",
-    "extraction/site_models/model.py",
-    "extraction/site_models/signature.py",
-    "extraction/site_models/slots.py",
 ]
 
 

@@ -42,23 +42,14 @@ _PROTECTED = frozenset({BlockKind.TABLE_ROW, BlockKind.CODE, BlockKind.LIST_ITEM
 
 
 # Not frozen: a decision per block per revision, and a frozen dataclass's __init__ costs several times more.
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class Decision:
-    """The revised label of one block, why, and on how many of the cluster's pages it (or its shape) is
-    (`__init__` written out for the reason `BlockFeatures` gives)."""
+    """The revised label of one block, why, and on how many of the cluster's pages it (or its shape) is."""
 
     position: int
     label: Label
     reason: str
     pages: int
-
-    def __init__(
-        self, position: int = 0, label: Label = Label.NOISE, reason: str = "", pages: int = 0
-    ) -> None:
-        self.position = position
-        self.label = label
-        self.reason = reason
-        self.pages = pages
 
 
 @dataclass(slots=True, frozen=True)
