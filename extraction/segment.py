@@ -231,10 +231,10 @@ class _Walker:
         """Visit every element once in document order, closing each when its last child is done.
 
         One visit per element (`iter` and a count of children) costs half what `iterwalk`'s separate
-        start and end events do. Plain blocks and anchors, most of the elements, open and close inline.
-        Methods are called through `self`, not local aliases: compiled (setup.py), that is a direct call.
+        start and end events do. Methods are called through `self`, not local aliases: compiled
+        (setup.py), that is a direct call.
         """
-        roles, parts, stack, hrefs = _ROLES, self.parts, self.stack, self.hrefs
+        roles, parts = _ROLES, self.parts
         # Each element whose subtree is being walked, its role and how many of its children are not done.
         pending: list[etree._Element] = []
         pending_roles: list[int] = []
@@ -242,16 +242,7 @@ class _Walker:
         for element in body.iter():
             tag = element.tag
             role = roles.get(tag, _INLINE)
-            if role == _BLOCK:
-                if parts:
-                    self.flush()
-                self.push(element, tag)
-            elif role == _ANCHOR:
-                self.link_depth += 1
-                self.links += 1
-                # The crawl follows links from this same walk instead of parsing the page a second time.
-                hrefs.append(element.get("href"))
-            elif role:
+            if role:
                 self.open(element, tag, role)
             # A comment's text is not the page's; only its tail is.
             text = element.text if role != _NOT_ELEMENT else None
@@ -266,13 +257,7 @@ class _Walker:
                 continue
             # A leaf closes at once, and so does each ancestor whose last child it was.
             while True:
-                if role == _BLOCK:
-                    if parts:
-                        self.flush()
-                    stack.pop()
-                elif role == _ANCHOR:
-                    self.link_depth -= 1
-                elif role:
+                if role:
                     self.close(role)
                 text = element.tail
                 if text and (parts or self.pre_depth or not text.isspace()):
@@ -288,12 +273,18 @@ class _Walker:
         self._add_up_nodes()
 
     def open(self, element: etree._Element, tag: str, role: int) -> None:
-        """Open an element that is neither a plain block nor an anchor (`walk` handles those)."""
+        """Enter an element: a block-level one starts a node (and maybe a mode), the others count."""
         if role <= _CAPTION:
             if self.parts:
                 self.flush()
             self.push(element, tag)
-            self._enter_mode(role, 1)
+            if role != _BLOCK:
+                self._enter_mode(role, 1)
+        elif role == _ANCHOR:
+            self.link_depth += 1
+            self.links += 1
+            # The crawl follows links from this same walk instead of parsing the page a second time.
+            self.hrefs.append(element.get("href"))
         elif role == _BREAK:
             self.parts.append(_LINE_BREAK)
         elif role == _IMAGE:
@@ -306,12 +297,15 @@ class _Walker:
             self.skip_depth += 1
 
     def close(self, role: int) -> None:
-        """Close an element that is neither a plain block nor an anchor (`walk` handles those)."""
+        """Leave an element opened by `open`."""
         if role <= _CAPTION:
             if self.parts:
                 self.flush()
             self.stack.pop()
-            self._enter_mode(role, -1)
+            if role != _BLOCK:
+                self._enter_mode(role, -1)
+        elif role == _ANCHOR:
+            self.link_depth -= 1
         elif role >= _CONTROL and role != _NOT_ELEMENT:
             self.skip_depth -= 1
 
