@@ -61,7 +61,7 @@ bench: $(COMPILED)
 # The seed papers' methods side by side: on aeb (evaluator) and on a crawl of whizzy (one crawl per method).
 bench-methods: $(COMPILED)
 	$(PY) -m extraction.evaluate "$(SHARED)/datasets/aeb" --method all
-	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m crawler.benchmark --sites whizzy --methods all
+	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.crawl --sites whizzy --methods all
 
 # Crawl the seeds' sites into DATABASE_URL (crawler/settings.py), e.g. make crawl SEEDS=http://127.0.0.1:8000/
 crawl: $(COMPILED)
@@ -70,7 +70,7 @@ crawl: $(COMPILED)
 
 # The crawl against a plain Scrapy crawl of whizzy and the Python docs: time, memory, storage, F1 and peers.
 bench-crawl: $(COMPILED) docs-data
-	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m crawler.benchmark
+	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.crawl
 
 # Local PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) for the suites that need them. Starts what is
 # stopped when it can; never fails: tests that need a missing service fail loudly on their own.

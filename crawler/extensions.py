@@ -3,8 +3,8 @@
 Settings:
 - ``PROGRESS_INTERVAL_PAGES`` (default 50): log a progress line every that many kept pages and once at
   the end; 0 switches `ProgressLog` off.
-- ``STATS_JSON_PATH`` (default unset): write every Scrapy stat to this file when the spider closes,
-  for scripts and tests that read the outcome of a crawl; unset switches `StatsJson` off.
+- ``STATS_JSON_PATH`` (default empty): write every Scrapy stat to this file when the spider closes,
+  for scripts and tests that read the outcome of a crawl; empty switches `StatsJson` off.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 
-from crawler import stats
+from records import stats
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ class ProgressLog:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         """NotConfigured when ``PROGRESS_INTERVAL_PAGES`` is 0."""
-        interval = crawler.settings.getint("PROGRESS_INTERVAL_PAGES", 50)
+        interval = crawler.settings.getint("PROGRESS_INTERVAL_PAGES")
         if interval <= 0:
             raise NotConfigured("PROGRESS_INTERVAL_PAGES is 0")
         assert crawler.stats is not None

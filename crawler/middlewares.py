@@ -8,8 +8,8 @@ from scrapy import Request, Spider
 from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
 from scrapy.exceptions import IgnoreRequest
 
-from crawler import stats
 from crawler.scope import Scope
+from records import stats
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The crawl's scope: seeds, the sites they allow, and the site (host[:port]) a URL belongs to.
+"""The crawl's scope: seeds and the sites (host[:port], `records.sites`) they allow.
 
 A site is a host and a port. Scrapy's `allowed_domains` compares host names only (and admits
 subdomains), so two servers on one host but different ports would count as one site there. The spider
@@ -14,11 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from extraction.links import normalise_url
-
-_DEFAULT_PORTS = {"http": 80, "https": 443}
+from records.sites import host_port
 
 
 class SeedError(ValueError):
@@ -51,29 +49,11 @@ def _file_lines(path: Path) -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-def site_of(url: str) -> str:
-    """The site of a URL: its lower-cased host, with `:port` when the port is not the scheme's default."""
-    host, port = _host_port(url)
-    return host if port is None else f"{host}:{port}"
-
-
-def _host_port(url: str) -> tuple[str, int | None]:
-    """Host and port of a URL; port None when it is the scheme's default (or the URL has no valid port)."""
-    parts = urlsplit(url)
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    if port == _DEFAULT_PORTS.get(parts.scheme.lower()):
-        port = None
-    return (parts.hostname or "", port)
-
-
 class Scope:
     """The sites a crawl may visit: the host:port pairs of its seeds, over http and https only."""
 
     def __init__(self, seeds: Iterable[str]) -> None:
-        self._sites = frozenset(_host_port(url) for url in seeds)
+        self._sites = frozenset(host_port(url) for url in seeds)
 
     @property
     def hostnames(self) -> list[str]:
@@ -84,4 +64,4 @@ class Scope:
         """True when `url` is an http(s) URL on one of the seeds' sites."""
         if not url[:8].lower().startswith(("http://", "https://")):
             return False
-        return _host_port(url) in self._sites
+        return host_port(url) in self._sites

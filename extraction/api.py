@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from extraction.config import ExtractionConfig
 from extraction.features import compute_features
-from extraction.prepare import join_reasons, prepare
+from extraction.prepare import prepare, result_reason, truncated
 from extraction.result import ExtractionResult
 from extraction.revise import drop_stranded_short_blocks, join_neighbours
 from extraction.scoring import label_blocks, locate_content
@@ -37,21 +37,23 @@ def extract(
     result, body = prepared.result, prepared.body
     if body is None:
         return result
-    cut_short = result.reason
     page = segment(body, config)
     result.blocks = page.blocks
     result.hrefs = page.hrefs
-    # A parser that stopped early (nesting past its depth limit) lost the rest of the page: say so.
-    result.reason = join_reasons(_label(page, result.title, config), cut_short)
+    # A parser that stopped early (nesting past its depth limit) left its note in the reason: it stays.
+    nothing_kept = _label(page, result.title, config)
+    result.reason = result_reason(
+        page.blocks, nothing_kept, truncated(page.truncated, config.max_blocks), result.reason
+    )
     if site_model is not None:
         site_model.apply(result.blocks, result.title)
     return result
 
 
 def _label(page: Page, title: str, config: ExtractionConfig) -> str:
-    """Score and label the blocks of a segmented page; return why nothing was kept, or ""."""
+    """Score and label the blocks of a segmented page; return what to say if none is content."""
     if not page.blocks:
-        return "the page has no visible text"
+        return ""
     compute_features(page.blocks, config)
     area = locate_content(page, config)
     if area is not None:
@@ -60,9 +62,5 @@ def _label(page: Page, title: str, config: ExtractionConfig) -> str:
     drop_stranded_short_blocks(page.blocks, config)
     if area is None:
         return "no block qualifies as content"
-    if page.truncated:
-        return f"only the first {config.max_blocks} blocks were read"
-    if not any(block.is_content for block in page.blocks):
-        # A content area was found but every block in it was set aside (the page title, link lists).
-        return "no block of the content area was kept"
-    return ""
+    # A content area was found but every block in it was set aside (the page title, link lists).
+    return "no block of the content area was kept"

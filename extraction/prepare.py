@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lxml import etree
@@ -11,7 +12,9 @@ from extraction.decode import parser_input
 from extraction.dom import clean_tree, page_title, parse_html
 from extraction.errors import DocumentTooLargeError
 from extraction.links import base_url, refresh_target
-from extraction.result import ExtractionResult
+from extraction.result import Block, ExtractionResult
+
+NO_TEXT = "the page has no visible text"
 
 
 @dataclass(slots=True)
@@ -50,3 +53,21 @@ def prepare(
 def join_reasons(*reasons: str) -> str:
     """The non-empty reasons joined by "; "."""
     return "; ".join(reason for reason in reasons if reason)
+
+
+def result_reason(blocks: Sequence[Block], nothing_kept: str, *notes: str) -> str:
+    """Why a method's result is empty or partial, the same way for every method: the page had no visible
+    text, or `nothing_kept` (the method's own words) when no block is content; then the `notes` (what cut
+    the page short: the block limit, the parser's depth limit)."""
+    if not blocks:
+        first = NO_TEXT
+    elif not any(block.is_content for block in blocks):
+        first = nothing_kept
+    else:
+        first = ""
+    return join_reasons(first, *notes)
+
+
+def truncated(cut_short: bool, limit: int, unit: str = "blocks") -> str:
+    """The note of a page whose blocks stopped at `limit` (empty when they did not)."""
+    return f"only the first {limit} {unit} were read" if cut_short else ""

@@ -69,6 +69,8 @@ BLOCK_TAGS = frozenset(
         "noframes",
     ]
 )
+# Where a browser starts a new line: the words on either side never run together.
+LINE_BREAKING_TAGS = BLOCK_TAGS | {"br"}
 _KINDS = {
     **dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), BlockKind.HEADING),
     **dict.fromkeys(("li", "dt", "dd"), BlockKind.LIST_ITEM),

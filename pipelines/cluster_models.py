@@ -11,14 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Self
-from weakref import WeakKeyDictionary
-
-from scrapy.crawler import Crawler
 
 from extraction import Block
 from extraction.site_models import BlockKey, SiteModel
-from pipelines.config import SiteConfigs, site_configs
+from pipelines.config import CrawlConfig
 
 
 @dataclass(slots=True)
@@ -42,29 +38,18 @@ class ClusterModel:
 
 
 class CrawlModels:
-    """The cluster models of one crawl, by (site, cluster); one instance per crawler (`of`)."""
+    """The cluster models of one crawl, by (site, cluster); the crawl's `CrawlContext` holds them."""
 
-    _by_crawler: ClassVar[WeakKeyDictionary[Crawler, CrawlModels]] = WeakKeyDictionary()
-
-    def __init__(self, configs: SiteConfigs) -> None:
-        self.configs = configs
+    def __init__(self, config: CrawlConfig) -> None:
+        self.config = config
         self.clusters: dict[tuple[str, str], ClusterModel] = {}
-
-    @classmethod
-    def of(cls, crawler: Crawler) -> Self:
-        """The crawler's models, created on first use from its ``EXTRACTION_*`` settings (each site's)."""
-        models = cls._by_crawler.get(crawler)
-        if models is None:
-            models = cls._by_crawler[crawler] = cls(site_configs(crawler.settings))
-        assert isinstance(models, cls)
-        return models
 
     def cluster(self, site: str, cluster: str) -> ClusterModel:
         """The model of a (site, cluster), created empty on first use."""
         key = (site, cluster)
         found = self.clusters.get(key)
         if found is None:
-            found = self.clusters[key] = ClusterModel(SiteModel(self.configs.of(site)))
+            found = self.clusters[key] = ClusterModel(SiteModel(self.config.of(site).model))
         return found
 
     def get(self, site: str, cluster: str) -> ClusterModel | None:

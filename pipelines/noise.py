@@ -10,9 +10,9 @@ once the page is re-cleaned; with them off, noise text is cleared here and never
 A page whose blocks are all noise is still passed on: its block hashes feed the template model. Only a
 page without any block is dropped.
 
-Settings: ``NOISE_ENABLED`` (default True) switches the pipeline off; ``SITE_MODELS_ENABLED`` (default
-True) the cross-page models. They are part of the cleancrawl method: with another ``EXTRACTION_METHOD``
-the method's labels stand, as with site models off (`pipelines.method.site_models_enabled`).
+Settings: ``NOISE_ENABLED`` switches the pipeline off; ``SITE_MODELS_ENABLED`` the cross-page models.
+They are part of the cleancrawl method: with another ``EXTRACTION_METHOD`` the method's labels stand, as
+with site models off.
 """
 
 from __future__ import annotations
@@ -24,18 +24,16 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.statscollectors import StatsCollector
 
-from crawler import stats
-from crawler.items import PageItem
 from extraction import Label, text_hash
 from pipelines.cluster_models import ClusterModel, CrawlModels
-from pipelines.config import extraction_config
-from pipelines.method import site_models_enabled
+from pipelines.context import CrawlContext
+from records import PageRecord, stats
 
 _CONTENT = Label.CONTENT.value
 
 
 class NoisePipeline:
-    """Revise labels with the cluster's model, set `item.content_hash`, update the block and byte stats."""
+    """Revise labels with the cluster's model, set `page.content_hash`, update the block and byte stats."""
 
     def __init__(self, stats_collector: StatsCollector, site_models: CrawlModels | None) -> None:
         self.stats = stats_collector
@@ -44,54 +42,51 @@ class NoisePipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         """NotConfigured when ``NOISE_ENABLED`` is false."""
-        settings = crawler.settings
-        if not settings.getbool("NOISE_ENABLED", True):
+        if not crawler.settings.getbool("NOISE_ENABLED"):
             raise NotConfigured("NOISE_ENABLED is False")
         assert crawler.stats is not None
-        config = extraction_config(settings)
-        site_models = CrawlModels.of(crawler) if site_models_enabled(settings, config) else None
-        return cls(crawler.stats, site_models)
+        return cls(crawler.stats, CrawlContext.of(crawler).models)
 
-    def process_item(self, item: PageItem) -> PageItem:
+    def process_item(self, page: PageRecord) -> PageRecord:
         """Drop a page with no blocks; otherwise revise its labels, clear noise text and count the page."""
-        if not item.blocks:
+        if not page.blocks:
             self.stats.inc_value(stats.skipped("no_blocks"))
-            raise DropItem(f"no informative content: {item.final_url} has no block of visible text")
-        if self.site_models is not None and item.cluster:
-            self._revise(self.site_models.cluster(item.site, item.cluster), item)
-        item.forget_extraction()
-        content = sum(1 for block in item.blocks if block.label == _CONTENT)
+            raise DropItem(f"no informative content: {page.url} has no block of visible text")
+        if self.site_models is not None and page.cluster:
+            self._revise(self.site_models.cluster(page.site, page.cluster), page)
+        page.forget_extraction()
+        content = sum(1 for block in page.blocks if block.label == _CONTENT)
         if self.site_models is None:
-            for block in item.blocks:
+            for block in page.blocks:
                 if block.label != _CONTENT:
                     block.text = ""
-        text = item.content_text
-        item.content_hash = text_hash(text)
-        self._count(item, content, len(text.encode("utf-8")))
-        return item
+        text = page.content_text
+        page.content_hash = text_hash(text)
+        self._count(page, content, len(text.encode("utf-8")))
+        return page
 
-    def _revise(self, learned: ClusterModel, item: PageItem) -> None:
+    def _revise(self, learned: ClusterModel, page: PageRecord) -> None:
         """Observe the page in its cluster's model; once the model is ready, relabel the page with it."""
         started = time.perf_counter()
         try:
-            self._observe_and_revise(learned, item)
+            self._observe_and_revise(learned, page)
         finally:
             stats.add_seconds(self.stats, stats.SITE_MODEL_SECONDS, time.perf_counter() - started)
 
-    def _observe_and_revise(self, learned: ClusterModel, item: PageItem) -> None:
-        blocks, keys = item.model_input()
-        learned.observe(item.url, blocks, keys)
+    def _observe_and_revise(self, learned: ClusterModel, page: PageRecord) -> None:
+        blocks, keys = page.model_input()
+        learned.observe(page.url, blocks, keys)
         model = learned.model
-        item.model_pages = model.pages
+        page.model_pages = model.pages
         if not model.ready:
             return
-        for record, decision in zip(item.blocks, model.revise(blocks, item.title, keys), strict=True):
+        for record, decision in zip(page.blocks, model.revise(blocks, page.title, keys), strict=True):
             record.label, record.reason = decision.label.value, decision.reason
 
-    def _count(self, item: PageItem, content_blocks: int, content_bytes: int) -> None:
+    def _count(self, page: PageRecord, content_blocks: int, content_bytes: int) -> None:
         self.stats.inc_value(stats.PAGES_KEPT)
         self.stats.inc_value(stats.BLOCKS_CONTENT, content_blocks)
-        self.stats.inc_value(stats.BLOCKS_NOISE, len(item.blocks) - content_blocks)
-        self.stats.inc_value(stats.BYTES_HTML, item.raw_html_bytes)
-        self.stats.inc_value(stats.BYTES_VISIBLE, item.visible_text_bytes)
+        self.stats.inc_value(stats.BLOCKS_NOISE, len(page.blocks) - content_blocks)
+        self.stats.inc_value(stats.BYTES_HTML, page.raw_html_bytes)
+        self.stats.inc_value(stats.BYTES_VISIBLE, page.visible_text_bytes)
         self.stats.inc_value(stats.BYTES_CONTENT, content_bytes)

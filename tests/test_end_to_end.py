@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from crawler import stats
-from crawler.benchmark import PYTHON_DOCS, load_truth, score_stored, stored_text
+from benchmarks.crawl import PYTHON_DOCS, load_truth, score_stored, stored_text
 from crawler.localserver import serve_directory
+from records import stats
 from tests.crawl_runner import CrawlRun, run_crawl
 from tests.crawler.pages import article
 from tests.servers import Route, page, redirect, reset_mid_body, serve_routes

@@ -12,14 +12,8 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from pipelines.storage import (
-    DEFAULT_DATABASE_URL,
-    SiteSavings,
-    make_engine,
-    migrate,
-    savings_by_site,
-    session_factory,
-)
+from crawler.addon import apply_defaults
+from pipelines.storage import SiteSavings, make_engine, migrate, savings_by_site, session_factory
 
 HEADERS = (
     "site",
@@ -51,12 +45,18 @@ class Command(ScrapyCommand):
             "row) and the ratios stored/HTML and stored/text, then a total row."
         )
 
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Scrapy's options (``-s``), over cleancrawl's defaults (a command runs without add-ons)."""
+        assert self.settings is not None
+        apply_defaults(self.settings)
+        super().process_options(args, opts)
+
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         """Migrate the database, read the view, print the table."""
         if args:
             raise UsageError("savings takes no arguments")
         assert self.settings is not None
-        url = self.settings.get("DATABASE_URL", DEFAULT_DATABASE_URL)
+        url = self.settings.get("DATABASE_URL")
         if not url:
             raise UsageError("DATABASE_URL is empty: there is no store to report on")
         engine = make_engine(url)

@@ -1,9 +1,12 @@
-"""The `site` spider: crawl the seeds' sites and turn every HTML page into a `PageItem`.
+"""The `site` spider: crawl the seeds' sites and turn every HTML page into a `PageRecord`.
 
 Usage::
 
     scrapy crawl site -a seeds=URL[,URL...]      # or -a seeds_file=PATH (one URL a line, # comments)
                       [-a max_pages=N] [-a max_depth=N]
+
+The crawl's components come with cleancrawl's add-on (`crawler.addon`), and its configuration with the
+crawl context the add-on installs (`pipelines.context.CrawlContext`).
 
 Segmentation (step 1 of the design's pipeline) runs here, in the callback, not in an item pipeline: the
 spider holds the body, the charset of the response and its URL, and one call of the crawl's method
@@ -37,13 +40,12 @@ from scrapy.exceptions import (
     ResponseDataLossError,
 )
 from scrapy.http import HtmlResponse, Response
+from scrapy.settings import BaseSettings
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
-from crawler import stats
-from crawler.items import PageItem
-from crawler.scope import Scope, parse_seeds, site_of
+from crawler.scope import Scope, parse_seeds
 from extraction import (
     BUILD,
     DocumentTooLargeError,
@@ -56,7 +58,9 @@ from extraction import (
 from extraction.links import normalise_url
 from extraction.methods.base import Method
 from extraction.methods.registry import get_method
-from pipelines.config import SiteConfigs, site_configs
+from pipelines.config import CrawlConfig
+from pipelines.context import CrawlContext
+from records import PageRecord, site_of, stats
 
 # Extensions of files that are never HTML pages: links to them are not fetched at all. A short list of
 # the common ones (images, documents, archives, media, fonts, page assets, source text); anything else
@@ -77,7 +81,7 @@ _EXTRACTION_REASONS: tuple[tuple[type[ExtractionError], str], ...] = (
 
 
 class SiteSpider(Spider):
-    """Crawl the seeds' sites (host:port), extract each HTML page once, yield one `PageItem` per page."""
+    """Crawl the seeds' sites (host:port), extract each HTML page once, yield one `PageRecord` per page."""
 
     name = "site"
 
@@ -96,9 +100,10 @@ class SiteSpider(Spider):
         self.allowed_domains = self.scope.hostnames
         self.max_pages = _count_argument("max_pages", max_pages)
         self.max_depth = _count_argument("max_depth", max_depth)
-        self.configs = SiteConfigs()
+        # The crawl's extraction configuration, from its context when the spider opens.
+        self.config = CrawlConfig()
         # One method object per distinct config (sites with overrides have their own).
-        self._methods: dict[ExtractionConfig, Method] = {}
+        self._methods: dict[ExtractionConfig, Method[Any]] = {}
         # Every normalised URL met so far: scheduled, off-site, non-HTML, or reached as a final URL.
         self._seen: set[str] = set(self.seeds)
         # Final URLs of the pages yielded: a page reached under several URLs is stored once.
@@ -106,27 +111,37 @@ class SiteSpider(Spider):
         self._pages_out = 0
 
     @classmethod
+    def update_settings(cls, settings: BaseSettings) -> None:
+        """Meta refresh is followed here: extraction reads the target during the page's one parse
+        (`ExtractionResult.refresh_url`), so Scrapy's MetaRefreshMiddleware would only parse the page again.
+        HTTP redirects stay with Scrapy's RedirectMiddleware (REDIRECT_MAX_TIMES also caps refresh chains)."""
+        super().update_settings(settings)
+        settings.set("METAREFRESH_ENABLED", False, priority="spider")
+
+    @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
-        """Create the spider, read the extraction settings and method (an unknown name stops the crawl
-        here), and apply `max_depth` as `DEPTH_LIMIT`."""
+        """Create the spider and apply `max_depth` as `DEPTH_LIMIT`."""
         spider = super().from_crawler(crawler, *args, **kwargs)
-        spider.configs = site_configs(crawler.settings)
-        spider.method_for(spider.configs.default)
-        spider.logger.info("Extraction method %s, %s", spider.configs.default.method, BUILD)
         if spider.max_depth:
             # Settings are still open here (Crawler.crawl applies them after creating the spider).
             crawler.settings.set("DEPTH_LIMIT", spider.max_depth, priority="spider")
+        crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
         return spider
+
+    def _opened(self) -> None:
+        """Take the crawl's configuration from its context (built with the extensions, after the spider)."""
+        self.config = CrawlContext.of(self.crawler).config
+        self.logger.info("Extraction method %s, %s", self.config.method, BUILD)
 
     async def start(self) -> AsyncIterator[Request]:
         """One request per seed."""
         for url in self.seeds:
             yield self._request(url)
 
-    def parse_page(self, response: Response) -> Iterator[Request | PageItem]:
-        """Extract one response: yield its `PageItem` and requests for its new in-scope links."""
+    def parse_page(self, response: Response) -> Iterator[Request | PageRecord]:
+        """Extract one response: yield its `PageRecord` and requests for its new in-scope links."""
         self._inc(stats.PAGES_CRAWLED)
         final_url = normalise_url(response.url) or response.url
         self._seen.add(final_url)
@@ -134,8 +149,9 @@ class SiteSpider(Spider):
         if refusal:
             self._skip(*refusal)
             return
-        config = self.configs.of(site_of(final_url))
-        method = self.method_for(config)
+        site = site_of(final_url)
+        config = self.config.of(site)
+        method = self.method_for(config.extraction)
         try:
             result = method.extract(response.body, url=response.url, encoding=_charset(response))
         except ExtractionError as error:
@@ -148,16 +164,16 @@ class SiteSpider(Spider):
             return
         self._stored.add(final_url)
         self._pages_out += 1
-        yield page_item(response, final_url, result, config, keep_html=method.site_level)
+        yield page_record(response, final_url, site, result, config.model.shape_max_chars, method.site_level)
         if self._full():
             raise CloseSpider("max_pages")
         yield from self._follow_links(response, result)
 
-    def method_for(self, config: ExtractionConfig) -> Method:
-        """The extraction method of `config` (its `method`, with its thresholds), made once."""
+    def method_for(self, config: ExtractionConfig) -> Method[Any]:
+        """The crawl's extraction method with a site's `config` (its thresholds), made once."""
         method = self._methods.get(config)
         if method is None:
-            method = self._methods[config] = get_method(config.method, config)
+            method = self._methods[config] = get_method(self.config.method, config, self.config.params)
         return method
 
     def on_error(self, failure: Failure) -> None:
@@ -216,7 +232,7 @@ class SiteSpider(Spider):
 
     def _item_dropped(self, item: Any, response: Response, exception: BaseException) -> None:
         """A page dropped by a pipeline is not stored: it does not count towards `max_pages`."""
-        if isinstance(item, PageItem):
+        if isinstance(item, PageRecord):
             self._pages_out -= 1
 
     def _request_dropped(self, request: Request) -> None:
@@ -264,22 +280,23 @@ def _non_html_extension(url: str) -> bool:
     return posixpath.splitext(urlsplit(url).path)[1].lower() in NON_HTML_EXTENSIONS
 
 
-def page_item(
+def page_record(
     response: Response,
     final_url: str,
+    site: str,
     result: ExtractionResult,
-    config: ExtractionConfig,
+    shape_max_chars: int,
     keep_html: bool = False,
-) -> PageItem:
-    """The item of one extracted page: sizes, title and every block with its hash and label; with
+) -> PageRecord:
+    """The record of one extracted page: sizes, title and every block with its hash and label; with
     `keep_html`, the body too (for a site-level method's `MethodPipeline`)."""
     # The page's identity in the store is its final URL, whichever URL (redirect, meta refresh) reached it
     # first: a page found under several URLs is one row, in this crawl and the next.
     now, size = datetime.now(UTC), len(response.body)
-    item = PageItem.of(result, final_url, response.status, size, now, config.site_shape_max_chars)
+    page = PageRecord.of(result, final_url, site, response.status, size, now, shape_max_chars)
     if keep_html:
-        item.html = response.body
-    return item
+        page.html = response.body
+    return page
 
 
 def _extraction_reason(error: ExtractionError) -> str:

@@ -16,17 +16,11 @@ import lxml.html
 
 from extraction import extract
 from extraction.errors import ExtractionError
+from extraction.segment import LINE_BREAKING_TAGS
 
 OURS = "cleancrawl"
 INSTALL_HINT = "pip install -e '.[bench]'"
 
-# Elements after which a browser starts a new line; without a break their words would run together
-# ("end.</p><p>Next" -> "end.Next"), which merges two tokens and costs two shingles each side.
-_BLOCK_TAG_NAMES = (
-    "address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 h3 h4 h5 h6 "
-    "header hr li main nav ol p pre section table tbody td tfoot th thead tr ul"
-)
-_BLOCK_TAGS = frozenset(_BLOCK_TAG_NAMES.split())
 
 
 class PeerUnavailableError(Exception):
@@ -122,7 +116,9 @@ def html_to_text(markup: str) -> str:
         return ""
     root = lxml.html.fromstring(markup)
     for element in root.iter():
-        if isinstance(element.tag, str) and element.tag in _BLOCK_TAGS:
+        # Without a break the words of two blocks would run together ("end.</p><p>Next" -> "end.Next"),
+        # which merges two tokens and costs two shingles each side.
+        if isinstance(element.tag, str) and element.tag in LINE_BREAKING_TAGS:
             element.text = "\n" + (element.text or "")
             element.tail = "\n" + (element.tail or "")
     # The stubs type itertext() as str | bytes; a tree parsed from str only ever yields str.

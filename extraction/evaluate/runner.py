@@ -32,7 +32,7 @@ from extraction.config import ExtractionConfig
 from extraction.errors import ExtractionError
 from extraction.evaluate.datasets import Page
 from extraction.evaluate.peers import Extractor
-from extraction.methods.base import SitePage
+from extraction.methods.base import Params, SitePage
 from extraction.methods.registry import get_method
 
 _STATUS = Path("/proc/self/status")
@@ -106,7 +106,11 @@ def run_extractor(extractor: Extractor, pages: Sequence[Page], warmup: int = 0) 
 
 
 def run_method(
-    name: str, pages: Sequence[Page], config: ExtractionConfig | None = None, warmup: int = 0
+    name: str,
+    pages: Sequence[Page],
+    config: ExtractionConfig | None = None,
+    params: Params | None = None,
+    warmup: int = 0,
 ) -> Run:
     """Run the method of `extraction.methods` called `name` over the pages (after `warmup` untimed calls on
     the first pages), keeping each block's label.
@@ -115,7 +119,7 @@ def run_method(
     a page without one learns from nothing); that learning is timed with the page. Only an
     `ExtractionError` (input the method refuses) counts as an empty prediction.
     """
-    method = get_method(name, config)
+    method = get_method(name, config, params)
     sites: dict[str, list[Page]] = {}
     for page in pages:
         sites.setdefault(page.site or page.page_id, []).append(page)
@@ -123,7 +127,7 @@ def run_method(
     def one(page: Page) -> tuple[str, list[BlockOutcome] | None]:
         learner = method
         if method.site_level:
-            learner = get_method(name, config)
+            learner = get_method(name, config, params)
             others = [other for other in sites[page.site or page.page_id] if other is not page]
             learner.learn([SitePage(other.html, other.url) for other in others])
         result = learner.extract(page.html, page.url)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar, cast
 
 from extraction.config import ExtractionConfig
 from extraction.result import ExtractionResult
@@ -25,19 +25,45 @@ class SitePage:
     encoding: str | None = None
 
 
-class Method(ABC):
-    """One segmentation and noise-removal method, configured by `ExtractionConfig`."""
+@dataclass(frozen=True, slots=True)
+class Params:
+    """A method's own parameters: a frozen dataclass per method (or per technique several methods share).
+
+    `prefix` names them in a crawl's settings: field `model` of a params class whose prefix is "cetr" is
+    the setting ``EXTRACTION_CETR_MODEL``. A field that is itself `Params` (a technique the method builds
+    on, such as GetBlocks) keeps its own prefix.
+    """
+
+    prefix: ClassVar[str] = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NoParams(Params):
+    """The parameters of a method that has none of its own (its thresholds are `ExtractionConfig`'s)."""
+
+
+ParamsT = TypeVar("ParamsT", bound=Params)
+
+
+class Method(ABC, Generic[ParamsT]):
+    """One segmentation and noise-removal method: `ExtractionConfig` for the steps every method shares
+    (decoding, cleaning, segmentation limits), its own `Params` for the rest."""
 
     name: ClassVar[str]
     # Where the method comes from, e.g. "seed 002: raw chunks, noise score and content weight".
     paper: ClassVar[str]
     # True when the method needs several pages of one site (`learn`) to label a page.
     site_level: ClassVar[bool] = False
+    # The class of the method's parameters (instances of it are what `params` holds).
+    params_type: ClassVar[type[Params]] = NoParams
 
-    def __init__(self, config: ExtractionConfig | None = None) -> None:
+    def __init__(self, config: ExtractionConfig | None = None, params: ParamsT | None = None) -> None:
         self.config = config or ExtractionConfig()
+        if params is not None and not isinstance(params, self.params_type):
+            raise TypeError(f"{self.name} takes {self.params_type.__name__}, not {type(params).__name__}")
+        self.params: ParamsT = params if params is not None else cast(ParamsT, self.params_type())
 
-    def learn(self, pages: Sequence[SitePage]) -> None:  # noqa: B027 - single-page methods learn nothing
+    def learn(self, pages: Sequence[SitePage]) -> None:
         """Learn from pages of one site or cluster (site-level methods; a later call adds to what was
         learned, a page met again counts once); others ignore it."""
 

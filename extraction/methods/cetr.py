@@ -2,17 +2,17 @@
 content when its tag ratio stands out from the page's.
 
 Steps: (1) the page without scripts, remarks and styles (`extraction.prepare`), serialised; empty lines
-removed, and lines wrapped at `cetr_line_chars` (65) characters, as CETR does for pages written on a few
+removed, and lines wrapped at `line_chars` (65) characters, as CETR does for pages written on a few
 long lines; (2) the tag ratio of each line: its non-tag characters over its tags (a line without tags
-counts one); (3) a Gaussian smoothing pass (`cetr_smoothing_sigma` 1, `cetr_smoothing_radius` 3 lines);
-(4) the content lines, by one of three models (`cetr_model`):
+counts one); (3) a Gaussian smoothing pass (`smoothing_sigma` 1, `smoothing_radius` 3 lines);
+(4) the content lines, by one of three models (`CetrParams.model`):
 - "tm", CETR-TM: the smoothed ratio is at least tau = lambda * its standard deviation
-  (`cetr_threshold_lambda` 1);
-- "km", CETR-KM: k-means of the smoothed ratios (`cetr_clusters` 3); the cluster whose centroid is
+  (`threshold_lambda` 1);
+- "km", CETR-KM: k-means of the smoothed ratios (`clusters` 3); the cluster whose centroid is
   nearest the origin is not content, the others are;
 - "2d", CETR's 2-D model (the paper's recommendation, the default): each line is the point (smoothed
   ratio, smoothed absolute derivative), the derivative being the distance of the ratio from the mean of
-  the next alpha lines (`cetr_derivative_lines` 3); k-means with one centroid held at the origin, whose
+  the next alpha lines (`derivative_lines` 3); k-means with one centroid held at the origin, whose
   cluster is not content.
 """
 
@@ -27,16 +27,15 @@ import numpy.typing as npt
 from lxml import etree
 
 from extraction.config import ExtractionConfig
-from extraction.methods.base import Method
-from extraction.methods.common import NO_TEXT, page_hrefs
-from extraction.prepare import join_reasons, prepare
+from extraction.methods.base import Method, Params
+from extraction.methods.common import page_hrefs
+from extraction.prepare import prepare, result_reason, truncated
 from extraction.result import Block, BlockKind, ExtractionResult, Label
-from extraction.segment import BLOCK_TAGS
+from extraction.segment import LINE_BREAKING_TAGS
 
 MODELS = ("tm", "km", "2d")
 _TOKENS = re.compile(r"<[^>]*>|[^<]+")
 _TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)")
-_BREAKING_TAGS = BLOCK_TAGS | {"br"}
 # Marks where a breaking tag stood in a line's text; not a character of the page (segment uses \x1e too).
 _BREAK = "\x1e"
 
@@ -84,7 +83,7 @@ class _LineBuilder:
         self.tags += 1
         self.length += len(tag)
         name = _TAG_NAME.match(tag)
-        if name and name.group(1).lower() in _BREAKING_TAGS:
+        if name and name.group(1).lower() in LINE_BREAKING_TAGS:
             self.parts.append(_BREAK)
         if self.length >= self.width:
             self.end_line()
@@ -166,68 +165,81 @@ def away_from_origin(
     return result
 
 
-class Cetr(Method):
-    """Seed 004's CETR: tag ratios per source line, smoothed, then TM, KM or the 2-D model.
+@dataclass(frozen=True, slots=True)
+class CetrParams(Params):
+    """CETR's parameters (settings ``EXTRACTION_CETR_*``)."""
 
-    Parameters (`ExtractionConfig`): `cetr_model` ("2d"; "tm", "km"), `cetr_line_chars` (65),
-    `cetr_smoothing_sigma` (1.0), `cetr_smoothing_radius` (3), `cetr_threshold_lambda` (1.0, TM),
-    `cetr_derivative_lines` (alpha = 3, 2-D), `cetr_clusters` (k = 3), `cetr_max_iterations` (100).
-    """
+    prefix = "cetr"
+    # The model: "tm" (threshold), "km" (k-means) or "2d" (k-means over the smoothed tag ratio and its
+    # derivative, the paper's best).
+    model: str = "2d"
+    # Source lines are wrapped at this many characters (minified pages).
+    line_chars: int = 65
+    # Gaussian smoothing.
+    smoothing_sigma: float = 1.0
+    smoothing_radius: int = 3
+    # TM's threshold tau = lambda * standard deviation.
+    threshold_lambda: float = 1.0
+    # Alpha, the lines ahead averaged for the derivative (2-D).
+    derivative_lines: int = 3
+    # k clusters, k-means iterations at most.
+    clusters: int = 3
+    max_iterations: int = 100
+
+    def __post_init__(self) -> None:
+        if self.model not in MODELS:
+            raise ValueError(f"the CETR model must be one of {', '.join(MODELS)}, not {self.model!r}")
+
+
+class Cetr(Method[CetrParams]):
+    """Seed 004's CETR: tag ratios per source line, smoothed, then TM, KM or the 2-D model."""
 
     name = "cetr"
     paper = "seed 004: CETR, tag ratios per line, smoothed; threshold, k-means or 2-D clustering"
-
-    def __init__(self, config: ExtractionConfig | None = None) -> None:
-        super().__init__(config)
-        if self.config.cetr_model not in MODELS:
-            raise ValueError(f"cetr_model must be one of {', '.join(MODELS)}, not {self.config.cetr_model!r}")
+    params_type = CetrParams
 
     def extract(
         self, html: str | bytes, url: str | None = None, encoding: str | None = None
     ) -> ExtractionResult:
         """Label each text line of the page content or noise by its smoothed tag ratio."""
-        config = self.config
+        config, params = self.config, self.params
         prepared = prepare(html, url, config, encoding)
         result, body = prepared.result, prepared.body
         if body is None:
             return result
         result.hrefs = page_hrefs(body)
         markup = etree.tostring(body, method="html", encoding="unicode")
-        lines = source_lines(markup, config.cetr_line_chars)
-        ratios = smooth(tag_ratios(lines), config.cetr_smoothing_sigma, config.cetr_smoothing_radius)
+        lines = source_lines(markup, params.line_chars)
+        ratios = smooth(tag_ratios(lines), params.smoothing_sigma, params.smoothing_radius)
         content, why = self._select(ratios)
-        result.blocks, truncated = _blocks(lines, ratios, content, why, config)
-        if not result.blocks:
-            reason = NO_TEXT
-        elif not any(block.is_content for block in result.blocks):
-            reason = "no line stands out"
-        else:
-            reason = f"only the first {config.max_blocks} lines with text were read" if truncated else ""
-        result.reason = join_reasons(reason, result.reason)
+        model = f"CETR-{params.model.upper()}"
+        result.blocks, cut_short = _blocks(lines, ratios, content, why, config, model)
+        cut = truncated(cut_short, config.max_blocks, "lines with text")
+        result.reason = result_reason(result.blocks, "no line stands out", cut, result.reason)
         return result
 
     def _select(self, ratios: Floats) -> tuple[npt.NDArray[np.bool_], tuple[str, str]]:
         """Which lines are content, and the reasons of a content and of a noise line."""
-        config = self.config
+        params = self.params
         if not len(ratios):
             return np.zeros(0, dtype=bool), ("", "")
-        if config.cetr_model == "tm":
-            tau = config.cetr_threshold_lambda * float(ratios.std())
+        if params.model == "tm":
+            tau = params.threshold_lambda * float(ratios.std())
             return ratios >= tau, (
                 f"smoothed tag ratio at least tau {tau:.1f}",
                 f"smoothed tag ratio under tau {tau:.1f}",
             )
-        if config.cetr_model == "km":
+        if params.model == "km":
             points = ratios[:, None]
         else:
             slopes = smooth(
-                derivatives(ratios, config.cetr_derivative_lines),
-                config.cetr_smoothing_sigma,
-                config.cetr_smoothing_radius,
+                derivatives(ratios, params.derivative_lines),
+                params.smoothing_sigma,
+                params.smoothing_radius,
             )
             points = np.column_stack((ratios, slopes))
         content = away_from_origin(
-            points, config.cetr_clusters, config.cetr_max_iterations, fixed_origin=config.cetr_model == "2d"
+            points, params.clusters, params.max_iterations, fixed_origin=params.model == "2d"
         )
         return content, ("in a cluster away from the origin", "in the cluster nearest the origin")
 
@@ -238,10 +250,11 @@ def _blocks(
     content: npt.NDArray[np.bool_],
     why: tuple[str, str],
     config: ExtractionConfig,
+    model: str,
 ) -> tuple[list[Block], bool]:
-    """One block per line with text, in page order, and whether `max_blocks` cut them short."""
+    """One block per line with text, in page order, and whether `max_blocks` cut them short; each reason
+    names the `model`."""
     blocks: list[Block] = []
-    model = f"CETR-{config.cetr_model.upper()}"
     for number, line in enumerate(lines):
         text = " ".join(html_module.unescape(line.text).split()) if "&" in line.text else line.text
         if not text:

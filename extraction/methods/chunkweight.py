@@ -1,14 +1,14 @@
 """Seed 002's method: raw chunks, their noise score F, and the tag window of greatest content weight.
 
-Steps: (1) clean the page (`extraction.prepare`); (2) raw chunks: the elements of `chunkweight_chunk_tags`
-(the paper's <table>, <div>, <ul>, <tr>, <p>; the page's root is the outermost window), each with
-{ImgNum, ImgSize, LinkNum, LinkTextLen, InteractionNum, InteractionSize, FormNum, FormSize, EmailNum} of
-its subtree, normalised by the page's (equation 1); (3) the noise score F = sum of alpha_i f_i
-(`noise_alpha` 0.2 each, equation 2): a chunk with F over `noise_threshold` (0.5) is ruled out; (4) among
-the windows meeting the content node judgment parameters (NLTD at most 0.4, NATD at least 0.5, PMD at
-least 0.7), the one of greatest weight NLTD + NATD + beta * PMD (`content_beta` 0.7, equation 3), less
-`noise_word_penalty` (0.6) when `noise_word_count` (5) or more noise words appear in it, is the content,
-less the ruled-out chunks inside it (each removed with all it holds).
+Steps: (1) clean the page (`extraction.prepare`); (2) raw chunks: the elements of
+`ChunkWeightParams.chunk_tags` (the paper's <table>, <div>, <ul>, <tr>, <p>; the page's root is the
+outermost window), each with {ImgNum, ImgSize, LinkNum, LinkTextLen, InteractionNum, InteractionSize,
+FormNum, FormSize, EmailNum} of its subtree, normalised by the page's (equation 1); (3) the noise score F =
+sum of alpha_i f_i (`noise_alpha` 0.2 each, equation 2): a chunk with F over `noise_threshold` (0.5) is
+ruled out; (4) among the windows meeting the content node judgment parameters (NLTD at most 0.4, NATD at
+least 0.5, PMD at least 0.7), the one of greatest weight NLTD + NATD + beta * PMD (`content_beta` 0.7,
+equation 3), less `noise_word_penalty` (0.6) when `noise_word_count` (5) or more noise words appear in it,
+is the content, less the ruled-out chunks inside it (each removed with all it holds).
 
 The features, F and the weight are `extraction.features`' own, which counts NLTD in the weight as
 1 - NLTD (the paper writes + NLTD while saying smaller values mean content).
@@ -16,34 +16,48 @@ The features, F and the weight are `extraction.features`' own, which counts NLTD
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from extraction.config import ExtractionConfig
 from extraction.features import compute_features, content_weight, noise_score
-from extraction.methods.base import Method
+from extraction.methods.base import Method, Params
 from extraction.methods.common import Subtrees, extract_segmented
 from extraction.result import BlockFeatures, ExtractionResult, Label
 from extraction.segment import Page
 
 
-class ChunkWeight(Method):
-    """Seed 002: rule out noisy raw chunks (F > 0.5), keep the tag window of greatest content weight.
+@dataclass(frozen=True, slots=True)
+class ChunkWeightParams(Params):
+    """Seed 002's method parameters (settings ``EXTRACTION_CHUNKWEIGHT_*``); the noise score and the
+    content weight themselves are `ExtractionConfig`'s (`noise_alpha`, `noise_threshold`, `content_beta`,
+    `noise_word_count`, `noise_word_penalty`), shared with the default extractor."""
 
-    Parameters (`ExtractionConfig`): `chunkweight_chunk_tags` (table, div, ul, tr, p), `noise_alpha` (0.2),
-    `noise_threshold` (0.5), `chunkweight_max_nltd` (0.4), `chunkweight_min_natd` (0.5),
-    `chunkweight_min_pmd` (0.7), `content_beta` (0.7), `noise_word_count` (5), `noise_word_penalty` (0.6),
-    `chunkweight_noise_word_max_chars` (every window is scanned).
-    """
+    prefix = "chunkweight"
+    # The tags that form raw chunks (tag windows, space-separated).
+    chunk_tags: str = "table div ul tr p"
+    # The paper's "content node judgment parameters" NLTD 0.4, NATD 0.5, PMD 0.7, read as the bounds a
+    # window must meet to be the content node (NLTD at most, NATD and PMD at least).
+    max_nltd: float = 0.4
+    min_natd: float = 0.5
+    min_pmd: float = 0.7
+    # The longest window scanned for noise words (seed 002 scans every window; cleancrawl's own blocks
+    # stop at `ExtractionConfig.noise_word_max_chars`).
+    noise_word_max_chars: int = 64 * 1024 * 1024
+
+
+class ChunkWeight(Method[ChunkWeightParams]):
+    """Seed 002: rule out noisy raw chunks (F > 0.5), keep the tag window of greatest content weight."""
 
     name = "chunkweight"
     paper = "seed 002: raw chunks, noise score F, content weight NLTD + NATD + beta * PMD"
+    params_type = ChunkWeightParams
 
-    def __init__(self, config: ExtractionConfig | None = None) -> None:
-        super().__init__(config)
-        self._window_config = replace(
-            self.config, noise_word_max_chars=self.config.chunkweight_noise_word_max_chars
-        )
-        self._chunk_tags = frozenset(self.config.chunkweight_chunk_tags.split())
+    def __init__(
+        self, config: ExtractionConfig | None = None, params: ChunkWeightParams | None = None
+    ) -> None:
+        super().__init__(config, params)
+        self._window_config = replace(self.config, noise_word_max_chars=self.params.noise_word_max_chars)
+        self._chunk_tags = frozenset(self.params.chunk_tags.split())
 
     def extract(
         self, html: str | bytes, url: str | None = None, encoding: str | None = None
@@ -72,12 +86,12 @@ class ChunkWeight(Method):
         return ""
 
     def _judged_content(self, features: BlockFeatures) -> bool:
-        config = self.config
+        params = self.params
         return (
             features.text_length > 0
-            and features.nltd <= config.chunkweight_max_nltd
-            and features.natd >= config.chunkweight_min_natd
-            and features.pmd >= config.chunkweight_min_pmd
+            and features.nltd <= params.max_nltd
+            and features.natd >= params.min_natd
+            and features.pmd >= params.min_pmd
         )
 
 

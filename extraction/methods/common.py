@@ -15,7 +15,7 @@ import numpy.typing as npt
 from lxml import etree
 
 from extraction.config import ExtractionConfig
-from extraction.prepare import join_reasons, prepare
+from extraction.prepare import prepare, result_reason, truncated
 from extraction.result import Block, BlockFeatures, ExtractionResult
 from extraction.segment import Page, segment
 
@@ -37,10 +37,9 @@ _SUMMED = (
     "pmd",
 )
 _COUNTS = _SUMMED[:-2]
-NO_TEXT = "the page has no visible text"
 _HREFS = etree.XPath(".//a/@href", smart_strings=False)
 
-# Labels the blocks of a segmented page in place; returns why no block is content, or "".
+# Labels the blocks of a segmented page in place; returns what to say if no block is content.
 Labeller = Callable[[Page], str]
 
 
@@ -63,9 +62,9 @@ def extract_segmented(
         etree.strip_elements(body, *removed_tags, with_tail=False)
     page = segment(body, config)
     result.blocks, result.hrefs = page.blocks, page.hrefs if hrefs is None else hrefs
-    reason = label(page) if page.blocks else NO_TEXT
-    truncated = f"only the first {config.max_blocks} blocks were read" if page.truncated else ""
-    result.reason = join_reasons(reason, truncated, result.reason)
+    nothing_kept = label(page) if page.blocks else ""
+    cut_short = truncated(page.truncated, config.max_blocks)
+    result.reason = result_reason(page.blocks, nothing_kept, cut_short, result.reason)
     return result
 
 

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from extraction.config import ExtractionConfig
-from extraction.methods.base import Method, SitePage
+from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.getblocks import getblocks, getblocks_page, tag_set
-from extraction.methods.kfe import label_by_kfe
+from extraction.methods.kfe import KfeParams, label_by_kfe
 from extraction.methods.sitepages import finish, label, learned_pages, page_key
 from extraction.result import Block, ExtractionResult
 from extraction.site_models.entropy import terms
@@ -91,26 +91,41 @@ class BlockStore:
         return ordered[: max(1, len(ordered) - needed + 1)]
 
 
-class ContentExtractor(Method):
+@dataclass(frozen=True, slots=True)
+class ContentExtractorParams(Params):
+    """ContentExtractor's parameters (settings ``EXTRACTION_CONTENTEXTRACTOR_*``), and K-FE's, which it
+    falls back to (with the GetBlocks tag set both partition with)."""
+
+    prefix = "contentextractor"
+    # Two blocks are similar when the cosine of their binary feature vectors reaches this.
+    similarity: float = 0.9
+    # A block is content when its inverse block document frequency 1/n (n: pages of the site holding a
+    # similar block, this one included) reaches this: 1.0 = on this page only.
+    ibdf_threshold: float = 1.0
+    kfe: KfeParams = field(default_factory=KfeParams)
+
+
+class ContentExtractor(Method[ContentExtractorParams]):
     """ContentExtractor (Debnath et al.): content blocks are those on this page only (IBDF), site-level.
 
-    Parameters: `getblocks_tags`, `contentextractor_similarity` (cosine of binary feature vectors, 0.9),
-    `contentextractor_ibdf_threshold` (1.0: a block similar to one on any other page is redundant).
     Without other pages of the site it falls back to K-FE, the same paper's single-page method.
     """
 
     name = "contentextractor"
     paper = "seed 004 section 2.5, Debnath et al. 2005: ContentExtractor, inverse block document frequency"
     site_level = True
+    params_type = ContentExtractorParams
 
-    def __init__(self, config: ExtractionConfig | None = None) -> None:
-        super().__init__(config)
-        self.store = BlockStore(self.config.contentextractor_similarity)
+    def __init__(
+        self, config: ExtractionConfig | None = None, params: ContentExtractorParams | None = None
+    ) -> None:
+        super().__init__(config, params)
+        self.store = BlockStore(self.params.similarity)
         self.keys: dict[str, int] = {}
 
     def learn(self, pages: Sequence[SitePage]) -> None:
         """Partition each page with GetBlocks and store its blocks."""
-        tags = tag_set(self.config.getblocks_tags)
+        tags = tag_set(self.params.kfe.getblocks.tags)
         for page in learned_pages(pages, self.config):
             if page.key in self.keys:
                 continue
@@ -122,17 +137,17 @@ class ContentExtractor(Method):
         self, html: str | bytes, url: str | None = None, encoding: str | None = None
     ) -> ExtractionResult:
         """Label each block by its inverse block document frequency across the learned pages."""
-        prepared, page = getblocks_page(html, url, encoding, self.config)
+        prepared, page = getblocks_page(html, url, encoding, self.config, self.params.kfe.getblocks)
         if page is None:
             return prepared.result
         key = page_key(html)
         others = len(self.keys) - (key in self.keys)
         if not others:
             why = "no other page of the site was learned: K-FE's choice"
-            label_by_kfe(page, self.config, "K-FE: ")
+            label_by_kfe(page, self.params.kfe, "K-FE: ")
             return finish(prepared, page, why)
         own = self.keys.get(key, -1)
-        threshold = self.config.contentextractor_ibdf_threshold
+        threshold = self.params.ibdf_threshold
         for block in page.blocks:
             elsewhere = len(self.store.similar_pages(block_features(block)) - {own})
             ibdf = 1.0 / (1 + elsewhere)

@@ -16,17 +16,19 @@ import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cssselect2  # type: ignore[import-untyped]
 import tinycss2  # type: ignore[import-untyped]
 from lxml import etree
 
-from extraction.config import ExtractionConfig
 from extraction.decode import parser_input
 from extraction.dom import parse_html
 from extraction.errors import ExtractionError
 from extraction.segment import BLOCK_TAGS
+
+if TYPE_CHECKING:  # evbe imports this module; its parameters are needed only as a type here
+    from extraction.methods.evbe import EvbeParams
 
 _STYLE_TEXT = etree.XPath("//style/text()", smart_strings=False)
 _IDS = etree.XPath("descendant-or-self::*/@id", smart_strings=False)
@@ -95,7 +97,7 @@ class StyleSheets:
     rules: int = 0
 
 
-def page_stylesheets(html: str | bytes, encoding: str | None, config: ExtractionConfig) -> list[str]:
+def page_stylesheets(html: str | bytes, encoding: str | None, params: EvbeParams) -> list[str]:
     """The text of the page's `<style>` elements, read before cleaning removes them, within the size bound."""
     try:
         document, _ = parser_input(html, encoding)
@@ -104,7 +106,7 @@ def page_stylesheets(html: str | bytes, encoding: str | None, config: Extraction
     root = parse_html(document).root
     texts = _STYLE_TEXT(root) if root is not None else []
     found: list[str] = []
-    budget = config.evbe_max_stylesheet_chars
+    budget = params.max_stylesheet_chars
     for text in texts if isinstance(texts, list) else []:
         found.append(str(text)[:budget])
         budget -= len(found[-1])
@@ -113,7 +115,7 @@ def page_stylesheets(html: str | bytes, encoding: str | None, config: Extraction
     return found
 
 
-def compile_sheets(texts: list[str], body: etree._Element, config: ExtractionConfig) -> StyleSheets:
+def compile_sheets(texts: list[str], body: etree._Element, params: EvbeParams) -> StyleSheets:
     """Parse the sheets and keep the rules, applying to this viewport, that set a property EVBE reads.
 
     A selector naming a class or id no element of the page has cannot match: it is dropped before it is
@@ -121,7 +123,7 @@ def compile_sheets(texts: list[str], body: etree._Element, config: ExtractionCon
     """
     names = _page_names(body)
     sheets = StyleSheets()
-    for rule in _style_rules(texts, config):
+    for rule in _style_rules(texts, params):
         selectors = list(_selectors(rule.prelude, names))
         declarations = _declarations(rule.content) if selectors else []
         if not declarations:
@@ -129,7 +131,7 @@ def compile_sheets(texts: list[str], body: etree._Element, config: ExtractionCon
         for selector in selectors:
             sheets.matcher.add_selector(selector, declarations)
         sheets.rules += 1
-        if sheets.rules >= config.evbe_max_css_rules:
+        if sheets.rules >= params.max_css_rules:
             break
     return sheets
 
@@ -177,14 +179,14 @@ def _may_match(tokens: list[Any], names: frozenset[str]) -> bool:
 
 
 def computed_styles(
-    body: etree._Element, sheets: StyleSheets, config: ExtractionConfig
+    body: etree._Element, sheets: StyleSheets, params: EvbeParams
 ) -> dict[etree._Element, Style]:
     """The computed style of the body and its elements, parents before children."""
     styles: dict[etree._Element, Style] = {}
-    viewport = config.evbe_viewport_width
-    for wrapper, depth in _walk(body, config.evbe_max_elements):
+    viewport = params.viewport_width
+    for wrapper, depth in _walk(body, params.max_elements):
         element = wrapper.etree_element
-        matched = sheets.matcher.match(wrapper) if depth < config.evbe_max_match_depth else []
+        matched = sheets.matcher.match(wrapper) if depth < params.max_match_depth else []
         declared = _cascade(matched, element.get("style"))
         parent = element.getparent()
         parent_style = styles.get(parent) if parent is not None else None
@@ -206,7 +208,7 @@ def _walk(body: etree._Element, limit: int) -> Iterator[tuple[Any, int]]:
         stack.extend((child, depth + 1) for child in reversed(list(wrapper.iter_children())))
 
 
-def _style_rules(texts: list[str], config: ExtractionConfig) -> Iterator[Any]:
+def _style_rules(texts: list[str], params: EvbeParams) -> Iterator[Any]:
     """The qualified rules of the sheets, inside `@media` blocks that apply to the viewport."""
     pending: list[Any] = []
     for text in texts:
@@ -215,12 +217,12 @@ def _style_rules(texts: list[str], config: ExtractionConfig) -> Iterator[Any]:
             rule = pending.pop()
             if rule.type == "qualified-rule":
                 yield rule
-            elif rule.type == "at-rule" and rule.content is not None and _nested_applies(rule, config):
+            elif rule.type == "at-rule" and rule.content is not None and _nested_applies(rule, params):
                 nested = tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True)
                 pending.extend(reversed(nested))
 
 
-def _nested_applies(rule: Any, config: ExtractionConfig) -> bool:
+def _nested_applies(rule: Any, params: EvbeParams) -> bool:
     """`@media` for a screen as wide as the viewport (`@supports` and `@layer` apply; others do not)."""
     keyword = rule.lower_at_keyword
     if keyword in ("supports", "layer"):
@@ -228,7 +230,7 @@ def _nested_applies(rule: Any, config: ExtractionConfig) -> bool:
     if keyword != "media":
         return False
     queries = tinycss2.serialize(rule.prelude).lower().split(",")
-    return any(_query_applies(query, config.evbe_viewport_width) for query in queries)
+    return any(_query_applies(query, params.viewport_width) for query in queries)
 
 
 def _query_applies(query: str, viewport: float) -> bool:

@@ -1,11 +1,11 @@
 """Seed 001's content extraction, as the paper states it: locate the content node top-down, then add siblings.
 
 Steps: (1) clean the page (`extraction.prepare`); (2) remove the tags unrelated to the content
-(`domlocate_unrelated_tags`, the paper's <form> and <marquee>; scripts, styles and metas are gone already)
-and the nodes without text; (3) judge the location of the content: the node qualifies when its anchor
-text is at most `domlocate_max_link_density` of its text, it has at least `domlocate_min_punctuation_density`
-punctuation marks per character of non-anchor text, and at least `domlocate_min_text_chars` of text (the
-paper names these three quantities, not their values); (4) when the node does not qualify, go to the next
+(`DomLocateParams.unrelated_tags`, the paper's <form> and <marquee>; scripts, styles and metas are gone
+already) and the nodes without text; (3) judge the location of the content: the node qualifies when its
+anchor text is at most `max_link_density` of its text, it has at least `min_punctuation_density`
+punctuation marks per character of non-anchor text, and at least `min_text_chars` of text (the paper names
+these three quantities, not their values); (4) when the node does not qualify, go to the next
 level: its child with the most non-anchor text; (5) add the qualified nodes on the same level (siblings).
 
 Nodes are the block-level elements of `extraction.segment`. cleancrawl's default elaborates these same
@@ -14,30 +14,41 @@ steps (votes of the blocks, name hints, widening); this is the plain procedure, 
 
 from __future__ import annotations
 
-from extraction.methods.base import Method
+from dataclasses import dataclass
+
+from extraction.methods.base import Method, Params
 from extraction.methods.common import Subtrees, extract_segmented
 from extraction.result import ExtractionResult, Label
 from extraction.segment import Page
 
 
-class DomLocate(Method):
-    """Seed 001: the optimal content node found top-down, widened by its qualified siblings.
+@dataclass(frozen=True, slots=True)
+class DomLocateParams(Params):
+    """Seed 001's parameters (settings ``EXTRACTION_DOMLOCATE_*``); the paper names the three quantities
+    of step 3 but not their values: these scored best on wcxb-dev."""
 
-    Parameters (`ExtractionConfig`): `domlocate_unrelated_tags` ("form marquee"),
-    `domlocate_max_link_density` (0.2), `domlocate_min_punctuation_density` (0.01),
-    `domlocate_min_text_chars` (250).
-    """
+    prefix = "domlocate"
+    # Tags unrelated to the content (space-separated), removed with their text (the paper: <form>,
+    # <marquee>, beside the scripts, styles and metas every method drops).
+    unrelated_tags: str = "form marquee"
+    max_link_density: float = 0.2
+    min_punctuation_density: float = 0.01
+    min_text_chars: int = 250
+
+
+class DomLocate(Method[DomLocateParams]):
+    """Seed 001: the optimal content node found top-down, widened by its qualified siblings."""
 
     name = "domlocate"
     paper = "seed 001: clean, drop text-less and unrelated nodes, locate the content node, add siblings"
+    params_type = DomLocateParams
 
     def extract(
         self, html: str | bytes, url: str | None = None, encoding: str | None = None
     ) -> ExtractionResult:
         """Segment the page and keep the blocks of the content node and of its qualified siblings."""
-        config = self.config
-        unrelated = config.domlocate_unrelated_tags.split()
-        return extract_segmented(html, url, encoding, config, self._label, unrelated)
+        unrelated = self.params.unrelated_tags.split()
+        return extract_segmented(html, url, encoding, self.config, self._label, unrelated)
 
     def _label(self, page: Page) -> str:
         subtrees = Subtrees.of(page)
@@ -70,13 +81,13 @@ class DomLocate(Method):
 
     def _qualifies(self, subtrees: Subtrees, node_id: int) -> bool:
         """Seed 001's conditions on anchor text, punctuation and text length."""
-        config = self.config
+        params = self.params
         node = subtrees.page.nodes[node_id]
         text, links = node.text_chars, min(node.link_chars, node.text_chars)
-        if text < config.domlocate_min_text_chars or links > config.domlocate_max_link_density * text:
+        if text < params.min_text_chars or links > params.max_link_density * text:
             return False
         punctuation = float(subtrees.features(node_id).punctuation_count)
-        return punctuation >= config.domlocate_min_punctuation_density * (text - links)
+        return punctuation >= params.min_punctuation_density * (text - links)
 
 
 def _keep(subtrees: Subtrees, node_id: int, reason: str) -> None:

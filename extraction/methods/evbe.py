@@ -21,18 +21,18 @@ visual distance starts a new one:
   of its own);
 - rule 10: a node with a top or bottom border and both side borders is a block;
 - otherwise a line-break child whose presentation (background seen through it, float, clear, font size,
-  weight and colour, width, height) differs from its parent's in more than `evbe_max_visual_distance`
+  weight and colour, width, height) differs from its parent's in more than `EvbeParams.max_visual_distance`
   properties starts a block.
 The styles come from `methods.css` (inline styles and the page's own sheets, before cleaning).
 
 EIFCE: each visual block's general parameters are the summed features of the blocks of text it holds
 itself (nested blocks are blocks of their own: the leaves and the parents' remainders partition the
-page); a candidate has at least `evbe_min_candidate_chars` of text and a link density of at most
-`evbe_max_candidate_link_density`; the informative block is the candidate of greatest importance value f,
+page); a candidate has at least `min_candidate_chars` of text and a link density of at most
+`max_candidate_link_density`; the informative block is the candidate of greatest importance value f,
 the ratio of the possibilities of informative and non-informative content. The paper takes f from its
 reference [1] without giving it: here f = (the block's share of the page's text outside anchors) divided
 by (the mean of its shares of the page's anchor text, links, images and form controls, plus
-`evbe_importance_smoothing`), so that a block holding most of the prose and few of the links wins.
+`importance_smoothing`), so that a block holding most of the prose and few of the links wins.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ import numpy.typing as npt
 from lxml import etree
 
 from extraction.config import ExtractionConfig
-from extraction.methods.base import Method
+from extraction.methods.base import Method, Params
 from extraction.methods.common import page_hrefs
 from extraction.methods.css import Style, compile_sheets, computed_styles, page_stylesheets
 from extraction.methods.marks import block_marks, mark
@@ -64,6 +64,29 @@ _CELLS = frozenset({"td", "th"})
 _INFORMATIVE = 0
 _NOISY = slice(1, 5)
 _DEFAULT_STYLE = Style()
+
+
+@dataclass(frozen=True, slots=True)
+class EvbeParams(Params):
+    """EVBE's and EIFCE's parameters (settings ``EXTRACTION_EVBE_*``).
+
+    CSS comes from inline styles and the page's own <style> sheets, within bounds (sheet size, rules kept,
+    elements styled, depth down to which sheet selectors are matched); widths resolve against the viewport.
+    """
+
+    prefix = "evbe"
+    max_stylesheet_chars: int = 256 * 1024
+    max_css_rules: int = 5_000
+    max_elements: int = 20_000
+    max_match_depth: int = 256
+    viewport_width: float = 1024.0
+    # A node whose presentation differs from its parent's in more properties than this starts a block.
+    max_visual_distance: int = 1
+    # Candidate blocks need this much text and at most this link density.
+    min_candidate_chars: int = 100
+    max_candidate_link_density: float = 0.5
+    # The importance value f smooths its denominator by this.
+    importance_smoothing: float = 0.1
 
 
 @dataclass(slots=True)
@@ -92,9 +115,9 @@ class BlockTree:
 class VisualBlockExtractor:
     """One page's EVBE segmentation (kept in an object so that each rule stays a short method)."""
 
-    def __init__(self, styles: dict[etree._Element, Style], config: ExtractionConfig) -> None:
+    def __init__(self, styles: dict[etree._Element, Style], max_visual_distance: int) -> None:
         self.styles = styles
-        self.config = config
+        self.max_visual_distance = max_visual_distance
         self.tree = BlockTree()
         self.virtual: set[etree._Element] = set()
 
@@ -217,7 +240,7 @@ class VisualBlockExtractor:
         if barred:
             return "rule 7: beside a coloured bar"
         distance = self._distance(member, node)
-        if distance > self.config.evbe_max_visual_distance:
+        if distance > self.max_visual_distance:
             return f"visual distance {distance} from its parent"
         return ""
 
@@ -347,13 +370,17 @@ class VisualPage:
 
 
 def visual_blocks(
-    html: str | bytes, encoding: str | None, body: etree._Element, config: ExtractionConfig
+    html: str | bytes,
+    encoding: str | None,
+    body: etree._Element,
+    config: ExtractionConfig,
+    params: EvbeParams,
 ) -> VisualPage:
     """EVBE on a prepared page: style the body (modified in place), build the block tree, segment."""
-    sheets = compile_sheets(page_stylesheets(html, encoding, config), body, config)
-    styles = computed_styles(body, sheets, config)
+    sheets = compile_sheets(page_stylesheets(html, encoding, params), body, params)
+    styles = computed_styles(body, sheets, params)
     _drop_invisible(body, styles)
-    tree = VisualBlockExtractor(styles, config).run(body)
+    tree = VisualBlockExtractor(styles, params.max_visual_distance).run(body)
     for element, number in tree.owners.items():
         mark(element, number)
     page = segment(body, config)
@@ -362,17 +389,12 @@ def visual_blocks(
     return VisualPage(page, owners, tree)
 
 
-class Evbe(Method):
-    """EVBE and EIFCE (Win & Thwin): CSS-driven visual blocks, the one of highest importance value kept.
-
-    Parameters: `evbe_max_visual_distance` (1), `evbe_min_candidate_chars` (100),
-    `evbe_max_candidate_link_density` (0.5), `evbe_importance_smoothing` (0.1), `evbe_viewport_width`
-    (1024 px) and the CSS bounds `evbe_max_stylesheet_chars` (256 KiB), `evbe_max_css_rules` (5,000),
-    `evbe_max_elements` (20,000), `evbe_max_match_depth` (256).
-    """
+class Evbe(Method[EvbeParams]):
+    """EVBE and EIFCE (Win & Thwin): CSS-driven visual blocks, the one of highest importance value kept."""
 
     name = "evbe"
     paper = "seed 003, Win & Thwin: EVBE visual blocks (rules 1-10) and EIFCE's informative block"
+    params_type = EvbeParams
 
     def extract(
         self, html: str | bytes, url: str | None = None, encoding: str | None = None
@@ -383,7 +405,7 @@ class Evbe(Method):
             return prepared.result
         # Rule 1 drops what the style sheets hide (a drop-down menu): its links are still the page's links.
         hrefs = page_hrefs(prepared.body)
-        visual = visual_blocks(html, encoding, prepared.body, self.config)
+        visual = visual_blocks(html, encoding, prepared.body, self.config, self.params)
         if visual.page.blocks:
             self._label(visual)
         result = finish(prepared, visual.page)
@@ -391,15 +413,13 @@ class Evbe(Method):
         return result
 
     def _label(self, visual: VisualPage) -> None:
-        config = self.config
+        params = self.params
         page, owners, tree = visual.page, visual.owners, visual.tree
         sums = general_parameters(page, owners, tree)
-        scores = importance(sums, config.evbe_importance_smoothing)
+        scores = importance(sums, params.importance_smoothing)
         text = sums[:, 0] + sums[:, 1]
         density = np.divide(sums[:, 1], text, out=np.ones(len(text)), where=text > 0)
-        candidates = (text >= config.evbe_min_candidate_chars) & (
-            density <= config.evbe_max_candidate_link_density
-        )
+        candidates = (text >= params.min_candidate_chars) & (density <= params.max_candidate_link_density)
         pool = candidates if candidates.any() else text > 0
         chosen = int(np.argmax(np.where(pool, scores, -np.inf)))
         for block, number in zip(page.blocks, owners, strict=True):

@@ -10,9 +10,12 @@ what is left.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from lxml import etree
 
 from extraction.config import ExtractionConfig
+from extraction.methods.base import Params
 from extraction.prepare import PreparedPage, prepare
 from extraction.segment import BLOCK_TAGS, Page, segment
 
@@ -24,6 +27,20 @@ _CELLS = ("td", "th")
 # What a cell of the tag set becomes: the segmenter joins the text of a row's cells into one block, and
 # GetBlocks takes each cell as a block (seed 004: "each cell is considered as a block").
 _CELL_BOX = "div"
+
+
+@dataclass(frozen=True, slots=True)
+class GetBlocksParams(Params):
+    """GetBlocks' ordered partition tag set (setting ``EXTRACTION_GETBLOCKS_TAGS``), for every method built
+    on it.
+
+    The seeds name TABLE, TR, P, HR, UL, "..." and each table cell; we add the other lists, DIV (the layout
+    box that took TABLE's place), headings, PRE and BLOCKQUOTE. Block-level tags not named here do not split
+    a block.
+    """
+
+    prefix = "getblocks"
+    tags: str = "table tr td th p hr ul ol dl div h1 h2 h3 h4 h5 h6 pre blockquote"
 
 
 def tag_set(tags: str) -> frozenset[str]:
@@ -68,10 +85,14 @@ def runs(keys: list[int]) -> list[int]:
 
 
 def getblocks_page(
-    html: str | bytes, url: str | None, encoding: str | None, config: ExtractionConfig
+    html: str | bytes,
+    url: str | None,
+    encoding: str | None,
+    config: ExtractionConfig,
+    params: GetBlocksParams,
 ) -> tuple[PreparedPage, Page | None]:
     """Prepare a page and partition it with GetBlocks (no page when there is no body)."""
     prepared = prepare(html, url, config, encoding)
     if prepared.body is None:
         return prepared, None
-    return prepared, getblocks(prepared.body, tag_set(config.getblocks_tags), config)
+    return prepared, getblocks(prepared.body, tag_set(params.tags), config)

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from extraction.config import ExtractionConfig
-from extraction.methods.base import Method, SitePage
+from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.cluster_terms import ClusterTerms, EntropyOf
-from extraction.methods.getblocks import getblocks_page, nearest_nodes, runs, tag_set
+from extraction.methods.getblocks import GetBlocksParams, getblocks_page, nearest_nodes, runs, tag_set
 from extraction.methods.sitepages import finish, label, learned_pages, page_key
 from extraction.result import Block, ExtractionResult
 from extraction.segment import Page, segment
@@ -57,35 +57,53 @@ def coarse_blocks(page: Page, tags: frozenset[str]) -> list[list[Block]]:
     return grouped
 
 
-def threshold(blocks: Sequence[ContentBlock], config: ExtractionConfig) -> float:
+@dataclass(frozen=True, slots=True)
+class InfoDiscovererParams(Params):
+    """InfoDiscoverer's parameters (settings ``EXTRACTION_INFODISCOVERER_*``) and its refinement's GetBlocks
+    tag set.
+
+    Content blocks are cut at `tags` (the paper's TABLE), then, where a block is ambiguous (it mixes parts
+    "close to 1", at least the redundant bound, with parts under it), at the GetBlocks tags; the entropy
+    threshold rises in `entropy_step`s until the informative terms stop growing (a step adds under
+    `flat_share` of the terms covered so far), never to `redundant_entropy`.
+    """
+
+    prefix = "infodiscoverer"
+    tags: str = "table"
+    entropy_step: float = 0.1
+    flat_share: float = 0.02
+    redundant_entropy: float = 0.9
+    getblocks: GetBlocksParams = field(default_factory=GetBlocksParams)
+
+
+def threshold(blocks: Sequence[ContentBlock], params: InfoDiscovererParams) -> float:
     """Lin & Ho's greedy entropy threshold: raised step by step while the informative blocks bring new terms.
 
-    It stops at the first step whose blocks add under `infodiscoverer_flat_share` of the terms covered so
+    It stops at the first step whose blocks add under `flat_share` of the terms covered so
     far: past it only redundant blocks, whose words the informative ones already hold, would join. Steps no
     block falls in are skipped (they are no evidence either way). `site_models.entropy.greedy_threshold`
     measures the growth against all of the page's terms instead, so on a long article the few
     low-entropy blocks of the first steps (commenters' names, a code line) always look flat and the search
-    stopped at 0.1. Blocks "close to 1" (`infodiscoverer_redundant_entropy`) are redundant whatever the
+    stopped at 0.1. Blocks "close to 1" (`redundant_entropy`) are redundant whatever the
     growth: a short page keeps growing step after step up to its template.
     """
     measured = [(block.entropy, block.terms) for block in blocks if block.entropy is not None]
-    step, bound = config.infodiscoverer_entropy_step, config.infodiscoverer_redundant_entropy
+    step, bound = params.entropy_step, params.redundant_entropy
     covered: set[str] = set()
     chosen = 0.0
     for index in sorted({max(1, math.ceil(entropy / step - 1e-9)) for entropy, _ in measured}):
         cut = index * step
         added = {term for entropy, terms in measured if entropy <= cut + 1e-9 for term in terms} - covered
-        if cut >= bound or (covered and len(added) < config.infodiscoverer_flat_share * len(covered)):
+        if cut >= bound or (covered and len(added) < params.flat_share * len(covered)):
             break
         covered |= added
         chosen = cut
     return chosen
 
 
-def refine(blocks: list[ContentBlock], config: ExtractionConfig, entropy_of: EntropyOf) -> None:
+def refine(blocks: list[ContentBlock], bound: float, entropy_of: EntropyOf) -> None:
     """Replace each ambiguous content block by its GetBlocks blocks: a block is ambiguous when some of its
-    parts are redundant beyond doubt (entropy at least the redundant bound) and others are not."""
-    bound = config.infodiscoverer_redundant_entropy
+    parts are redundant beyond doubt (entropy at least the redundant `bound`) and others are not."""
     refined: list[ContentBlock] = []
     for block in blocks:
         parts = [ContentBlock.of([part], entropy_of, refined=True) for part in block.blocks]
@@ -111,21 +129,21 @@ def label_blocks(blocks: Sequence[ContentBlock], cut: float) -> None:
             label(part, informative, 1.0 - (block.entropy if block.entropy is not None else 1.0), reason)
 
 
-class InfoDiscoverer(Method):
+class InfoDiscoverer(Method[InfoDiscovererParams]):
     """InfoDiscoverer (Lin & Ho): block entropy over the site's term distribution, greedy threshold.
 
-    Parameters: `infodiscoverer_tags` ("table", the coarse partition), `getblocks_tags` (the refinement),
-    `infodiscoverer_entropy_step` (0.1), `infodiscoverer_flat_share` (0.02: the greedy search stops when a
-    step adds under this share of the terms), `infodiscoverer_redundant_entropy` (0.9, "close to 1").
     Without other pages every term has entropy 0 and the whole page is informative (the reason says so).
     """
 
     name = "infodiscoverer"
     paper = "seed 004 section 2.1, Lin & Ho 2002: InfoDiscoverer, block entropy and greedy threshold"
     site_level = True
+    params_type = InfoDiscovererParams
 
-    def __init__(self, config: ExtractionConfig | None = None) -> None:
-        super().__init__(config)
+    def __init__(
+        self, config: ExtractionConfig | None = None, params: InfoDiscovererParams | None = None
+    ) -> None:
+        super().__init__(config, params)
         self.terms = ClusterTerms()
 
     def learn(self, pages: Sequence[SitePage]) -> None:
@@ -137,15 +155,16 @@ class InfoDiscoverer(Method):
         self, html: str | bytes, url: str | None = None, encoding: str | None = None
     ) -> ExtractionResult:
         """Label content blocks informative or redundant by their entropy."""
-        prepared, page = getblocks_page(html, url, encoding, self.config)
+        params = self.params
+        prepared, page = getblocks_page(html, url, encoding, self.config, params.getblocks)
         if page is None:
             return prepared.result
         key = page_key(html)
         entropy_of = self.terms.entropy_of(key, page.blocks)
-        tags = tag_set(self.config.infodiscoverer_tags)
+        tags = tag_set(params.tags)
         blocks = [ContentBlock.of(group, entropy_of) for group in coarse_blocks(page, tags)]
-        refine(blocks, self.config, entropy_of)
-        label_blocks(blocks, threshold(blocks, self.config))
+        refine(blocks, params.redundant_entropy, entropy_of)
+        label_blocks(blocks, threshold(blocks, params))
         others = self.terms.other_pages(key)
         why = "" if others else "no other page of the site was learned: every term has entropy 0"
         return finish(prepared, page, why)

@@ -1,6 +1,6 @@
 """Seed 000's method (after Kang et al.'s REPS): blocks from key patterns and virtual nodes, by importance.
 
-Steps: (1) preprocessing: the less meaningful tags (`keypattern_less_meaningful_tags`: <a>, <b>, <span>,
+Steps: (1) preprocessing: the less meaningful tags (`KeyPatternParams.less_meaningful_tags`: <a>, <b>, <span>,
 ...) are unwrapped, their text kept; scripts and comments are gone already (`extraction.prepare`);
 (2) the DOM tree; (3) the sequence of an element's one-depth child nodes that hold text (their tags; a
 run of text is "#text"); (4) repetitions: subsequences of length 1 < m <= n/2 occurring twice or more,
@@ -10,7 +10,7 @@ sequence, each part from one match to the next becoming a virtual node, while th
 of equal elements are grouped into one virtual node (a run of five <li> matched by [li, li] is one node:
 where the run is odd the matches overlap, but together they cover it); later key patterns apply inside
 the virtual nodes made so far; (6) importance: the number of important tags (all tags left) in a block;
-(7) blocks below `keypattern_threshold` are noise.
+(7) blocks below `KeyPatternParams.threshold` are noise.
 
 Blocks are the virtual nodes and the children outside them. A child that holds block-level elements is
 not a block but an inner level: its own child sequence is segmented the same way (REPS segments nested
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from extraction.methods.base import Method
-from extraction.methods.common import NO_TEXT, page_hrefs
-from extraction.prepare import join_reasons, prepare
+from extraction.methods.base import Method, Params
+from extraction.methods.common import page_hrefs
+from extraction.prepare import prepare, result_reason, truncated
 from extraction.result import Block, BlockKind, ExtractionResult, Label
 from extraction.segment import BLOCK_TAGS
 
@@ -181,15 +181,30 @@ class _Segment:
     virtual: bool
 
 
-class KeyPattern(Method):
-    """Seed 000: blocks by key patterns and virtual nodes; a block with few important tags is noise.
+@dataclass(frozen=True, slots=True)
+class KeyPatternParams(Params):
+    """Seed 000's parameters (settings ``EXTRACTION_KEYPATTERN_*``)."""
 
-    Parameters (`ExtractionConfig`): `keypattern_less_meaningful_tags` (a, b, span, other inline
-    formatting), `keypattern_max_pattern_length` (32), `keypattern_threshold` (1 tag).
-    """
+    prefix = "keypattern"
+    # The less meaningful tags (space-separated) unwrapped before the child sequences are read (the paper
+    # names <a>, <b>, <span>; scripts and comments are gone already).
+    less_meaningful_tags: str = (
+        "a b i u s em strong span font small big abbr cite code mark sub sup time nobr wbr"
+    )
+    # Repetitions no longer than this (the paper bounds them by half the sequence only: this keeps a list
+    # of thousands of items linear).
+    max_pattern_length: int = 32
+    # A block with fewer important tags is noise (the paper gives no value; 1 scored best on wcxb-dev, as
+    # most paragraphs outside a repeated run are one <p>).
+    threshold: int = 1
+
+
+class KeyPattern(Method[KeyPatternParams]):
+    """Seed 000: blocks by key patterns and virtual nodes; a block with few important tags is noise."""
 
     name = "keypattern"
     paper = "seed 000: key patterns of child tag sequences, virtual nodes, importance = important tags"
+    params_type = KeyPatternParams
 
     def extract(
         self, html: str | bytes, url: str | None = None, encoding: str | None = None
@@ -201,16 +216,11 @@ class KeyPattern(Method):
         if body is None:
             return result
         result.hrefs = page_hrefs(body)
-        etree.strip_tags(body, *config.keypattern_less_meaningful_tags.split())
-        blocks, truncated = self._blocks(body)
+        etree.strip_tags(body, *self.params.less_meaningful_tags.split())
+        blocks, cut_short = self._blocks(body)
         result.blocks = blocks
-        if not blocks:
-            reason = NO_TEXT
-        elif not any(block.is_content for block in blocks):
-            reason = "no block has enough important tags"
-        else:
-            reason = f"only the first {config.max_blocks} blocks were read" if truncated else ""
-        result.reason = join_reasons(reason, result.reason)
+        cut = truncated(cut_short, config.max_blocks)
+        result.reason = result_reason(blocks, "no block has enough important tags", cut, result.reason)
         return result
 
     def _blocks(self, body: etree._Element) -> tuple[list[Block], bool]:
@@ -218,7 +228,7 @@ class KeyPattern(Method):
         config = self.config
         tree = body.getroottree()
         blocks: list[Block] = []
-        for segment in _segments(body, config.keypattern_max_pattern_length):
+        for segment in _segments(body, self.params.max_pattern_length):
             text = "\n".join(filter(None, (_text(node) for _, node in segment.members)))
             if not text:
                 continue
@@ -230,7 +240,7 @@ class KeyPattern(Method):
         return blocks, False
 
     def _label(self, block: Block, importance: int) -> None:
-        threshold = self.config.keypattern_threshold
+        threshold = self.params.threshold
         if importance >= threshold:
             block.label = Label.CONTENT
             block.reason = f"{importance} important tags, at least the threshold {threshold}"

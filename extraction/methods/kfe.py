@@ -10,17 +10,29 @@ whole.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 import numpy.typing as npt
 
-from extraction.config import ExtractionConfig
-from extraction.methods.base import Method
-from extraction.methods.getblocks import getblocks_page
+from extraction.methods.base import Method, Params
+from extraction.methods.getblocks import GetBlocksParams, getblocks_page
 from extraction.methods.sitepages import finish, label, own_text_share
 from extraction.result import Block, ExtractionResult
 from extraction.segment import Page
 
 _PAPER = "seeds 003 and 004, Debnath et al. 2005"
+
+
+@dataclass(frozen=True, slots=True)
+class KfeParams(Params):
+    """K-FE's parameters (settings ``EXTRACTION_KFE_*``), and the GetBlocks tag set it partitions with."""
+
+    prefix = "kfe"
+    # k-means over the blocks' text probabilities: k clusters, iterations at most.
+    clusters: int = 3
+    max_iterations: int = 100
+    getblocks: GetBlocksParams = field(default_factory=GetBlocksParams)
 
 
 def own_words(block: Block) -> float:
@@ -58,12 +70,12 @@ def kmeans_1d(values: npt.NDArray[np.float64], k: int, iterations: int) -> npt.N
     return rank[assignment]
 
 
-def label_by_kfe(page: Page, config: ExtractionConfig, why: str = "") -> None:
+def label_by_kfe(page: Page, params: KfeParams, why: str = "") -> None:
     """K-FE: keep the blocks of the k-means cluster of highest text probability."""
     if not page.blocks:
         return
     probabilities = np.array([text_probability(block) for block in page.blocks])
-    clusters = kmeans_1d(probabilities, config.kfe_clusters, config.kfe_max_iterations)
+    clusters = kmeans_1d(probabilities, params.clusters, params.max_iterations)
     best = float(probabilities[clusters == 0].min())
     for block, probability, cluster in zip(page.blocks, probabilities, clusters, strict=True):
         where = "in" if cluster == 0 else "outside"
@@ -84,41 +96,38 @@ def label_by_fe(page: Page) -> None:
         label(block, block is winner, probability, reason)
 
 
-class FeatureExtractor(Method):
-    """FeatureExtractor (Debnath et al.): the GetBlocks block most likely to be text.
-
-    Parameters: `getblocks_tags` (the ordered tag set). The paper's desired feature is text here.
-    """
+class FeatureExtractor(Method[GetBlocksParams]):
+    """FeatureExtractor (Debnath et al.): the GetBlocks block most likely to be text (the paper's desired
+    feature is text here)."""
 
     name = "featureextractor"
     paper = f"{_PAPER}: FeatureExtractor, the block of highest text probability"
+    params_type = GetBlocksParams
 
     def extract(
         self, html: str | bytes, url: str | None = None, encoding: str | None = None
     ) -> ExtractionResult:
         """Label the single most text-like block content."""
-        prepared, page = getblocks_page(html, url, encoding, self.config)
+        prepared, page = getblocks_page(html, url, encoding, self.config, self.params)
         if page is None:
             return prepared.result
         label_by_fe(page)
         return finish(prepared, page)
 
 
-class KFeatureExtractor(Method):
-    """K-FE (Debnath et al.): the GetBlocks blocks of the k-means cluster of highest text probability.
-
-    Parameters: `getblocks_tags`, `kfe_clusters` (k, 3), `kfe_max_iterations` (100).
-    """
+class KFeatureExtractor(Method[KfeParams]):
+    """K-FE (Debnath et al.): the GetBlocks blocks of the k-means cluster of highest text probability."""
 
     name = "kfe"
     paper = f"{_PAPER}: K-FE, k-means over the blocks' text probabilities"
+    params_type = KfeParams
 
     def extract(
         self, html: str | bytes, url: str | None = None, encoding: str | None = None
     ) -> ExtractionResult:
         """Label the blocks of the best text-probability cluster content."""
-        prepared, page = getblocks_page(html, url, encoding, self.config)
+        prepared, page = getblocks_page(html, url, encoding, self.config, self.params.getblocks)
         if page is None:
             return prepared.result
-        label_by_kfe(page, self.config)
+        label_by_kfe(page, self.params)
         return finish(prepared, page)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 from extraction.config import ExtractionConfig
-from extraction.methods.base import Method
+from extraction.methods.base import Method, Params
 from extraction.methods.cetr import Cetr
 from extraction.methods.chunkweight import ChunkWeight
 from extraction.methods.cleancrawl import CleanCrawl
@@ -20,7 +21,7 @@ from extraction.methods.styletree import SiteStyleTree
 
 DEFAULT_METHOD = CleanCrawl.name
 # One entry per method class; the order is the order of the evaluator's comparison table.
-METHODS: MappingProxyType[str, type[Method]] = MappingProxyType(
+METHODS: MappingProxyType[str, type[Method[Any]]] = MappingProxyType(
     {
         method.name: method
         for method in (
@@ -45,10 +46,17 @@ class UnknownMethodError(ValueError):
     """A method name that is not in `METHODS`."""
 
 
-def get_method(name: str, config: ExtractionConfig | None = None) -> Method:
-    """A new instance of the method called `name` (site-level methods keep what they `learn`)."""
+def method_class(name: str) -> type[Method[Any]]:
+    """The class of the method called `name`."""
     try:
-        method = METHODS[name]
+        return METHODS[name]
     except KeyError:
         raise UnknownMethodError(f"unknown method {name!r}; choose from {', '.join(METHODS)}") from None
-    return method(config)
+
+
+def get_method(
+    name: str, config: ExtractionConfig | None = None, params: Params | None = None
+) -> Method[Any]:
+    """A new instance of the method called `name` with its parameters (its defaults when None); site-level
+    methods keep what they `learn`."""
+    return method_class(name)(config, params)

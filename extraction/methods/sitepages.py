@@ -12,8 +12,7 @@ from lxml import etree
 from extraction.config import ExtractionConfig
 from extraction.errors import ExtractionError
 from extraction.methods.base import SitePage
-from extraction.methods.common import NO_TEXT
-from extraction.prepare import PreparedPage, join_reasons, prepare
+from extraction.prepare import PreparedPage, prepare, result_reason, truncated
 from extraction.result import Block, ExtractionResult, Label
 from extraction.segment import Page
 
@@ -66,13 +65,8 @@ def finish(prepared: PreparedPage, page: Page, reason: str = "") -> ExtractionRe
     anything, and the result says why it is empty when it is."""
     result = prepared.result
     result.blocks, result.hrefs = page.blocks, page.hrefs
-    notes = [reason]
-    if not page.blocks:
-        notes.append(NO_TEXT)
-    elif not any(block.is_content for block in page.blocks):
-        notes.append("no block was labelled content")
-    if page.truncated:
-        notes.append(f"only the first {len(page.blocks)} blocks were read")
+    cut_short = truncated(page.truncated, len(page.blocks))
     # `prepare` left the parser's own note (nesting past its depth limit) in the reason.
-    result.reason = join_reasons(*notes, result.reason)
+    nothing_kept = "no block was labelled content"
+    result.reason = result_reason(page.blocks, nothing_kept, reason, cut_short, result.reason)
     return result

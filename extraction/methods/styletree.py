@@ -9,9 +9,10 @@ a page by removing its noisy parts.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from extraction.config import ExtractionConfig
-from extraction.methods.base import Method, SitePage
+from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.marks import block_marks, mark
 from extraction.methods.sitepages import finish, label, learned_pages, page_key
 from extraction.prepare import prepare
@@ -20,21 +21,37 @@ from extraction.segment import segment
 from extraction.site_models.styletree import StyleTree
 
 
-class SiteStyleTree(Method):
+@dataclass(frozen=True, slots=True)
+class StyleTreeParams(Params):
+    """The site style tree's parameters (settings ``EXTRACTION_STYLETREE_*``).
+
+    `attributes` are the display attributes of a presentation style; `class` is left out: per-page
+    modifiers in it (category-linux, postid-0) split the template's nodes into one per page. `attenuation`
+    is the gamma of composite importance; an element node is noise when it and all its descendants score
+    under `noise_threshold`.
+    """
+
+    prefix = "styletree"
+    attributes: str = "style width height bgcolor background align valign border"
+    attenuation: float = 0.9
+    noise_threshold: float = 0.3
+
+
+class SiteStyleTree(Method[StyleTreeParams]):
     """Site style tree (Yi, Liu & Li): blocks under noisy element nodes of the site's style tree are noise.
 
-    Parameters: `styletree_attributes` (the display attributes of a presentation style),
-    `styletree_attenuation` (gamma, 0.9), `styletree_noise_threshold` (0.3). With fewer than two learned
-    pages no node can be told noisy, and the whole page is kept (the reason says so).
+    With fewer than two learned pages no node can be told noisy, and the whole page is kept (the reason
+    says so).
     """
 
     name = "styletree"
     paper = "seed 004 section 2.3, Yi, Liu & Li 2003: site style tree, entropy-based node importance"
     site_level = True
+    params_type = StyleTreeParams
 
-    def __init__(self, config: ExtractionConfig | None = None) -> None:
-        super().__init__(config)
-        self.tree = StyleTree(tuple(self.config.styletree_attributes.lower().split()))
+    def __init__(self, config: ExtractionConfig | None = None, params: StyleTreeParams | None = None) -> None:
+        super().__init__(config, params)
+        self.tree = StyleTree(tuple(self.params.attributes.lower().split()))
         self.keys: set[str] = set()
 
     def learn(self, pages: Sequence[SitePage]) -> None:
@@ -55,9 +72,8 @@ class SiteStyleTree(Method):
         config = self.config
         found = []
         if others:
-            found = self.tree.noise_elements(
-                prepared.body, config.styletree_attenuation, config.styletree_noise_threshold
-            )
+            params = self.params
+            found = self.tree.noise_elements(prepared.body, params.attenuation, params.noise_threshold)
         for number, (element, _) in enumerate(found):
             mark(element, number)
         page = segment(prepared.body, config)

@@ -15,7 +15,6 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from extraction.result import Block
 
@@ -69,19 +68,6 @@ class TermEntropy:
         """The mean entropy of distinct terms (at least one)."""
         return sum(self.term_entropy(term) for term in features) / len(features)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The statistics as plain JSON-ready data: term -> [total frequency, sum of tf*log(tf)]."""
-        return {
-            "pages": self.pages,
-            "terms": {term: [total, self.tf_log_tf[term]] for term, total in self.totals.items()},
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TermEntropy:
-        """The inverse of `to_dict`."""
-        stats: dict[str, list[float]] = data["terms"]
-        totals = Counter({term: int(pair[0]) for term, pair in stats.items()})
-        return cls(int(data["pages"]), totals, {term: float(pair[1]) for term, pair in stats.items()})
 
 
 def greedy_threshold(

@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from extraction.hashing import text_hash
 from extraction.result import Block
@@ -95,14 +95,6 @@ class BlockFrequency:
         shape = key.shape
         return self.texts.get(key.text, 0), self.shapes.get(shape, 0) if shape is not None else 0
 
-    def to_dict(self) -> dict[str, Any]:
-        """The counts as plain JSON-ready data."""
-        return {"pages": self.pages, "texts": dict(self.texts), "shapes": dict(self.shapes)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BlockFrequency:
-        """The inverse of `to_dict`."""
-        return cls(int(data["pages"]), dict(data["texts"]), dict(data["shapes"]))
 
 
 def _count_once(counts: dict[str, int], keys: Iterable[str]) -> None:

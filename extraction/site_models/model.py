@@ -24,11 +24,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from extraction.config import ExtractionConfig
 from extraction.result import Block, BlockFeatures, BlockKind, Label
 from extraction.scoring import same_text
+from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
 from extraction.site_models.slots import TemplateSlots, in_region
@@ -66,7 +65,7 @@ class _Context:
 class SiteModel:
     """Block frequencies, template slots and term statistics of one cluster of pages."""
 
-    config: ExtractionConfig = field(default_factory=ExtractionConfig)
+    config: SiteModelConfig = field(default_factory=SiteModelConfig)
     frequency: BlockFrequency = field(default_factory=BlockFrequency)
     slots: TemplateSlots = field(default_factory=TemplateSlots)
     terms: TermEntropy = field(default_factory=TermEntropy)
@@ -79,18 +78,18 @@ class SiteModel:
     @property
     def ready(self) -> bool:
         """True once the model has seen `site_min_pages` pages: fewer cannot tell template from chance."""
-        return self.pages >= self.config.site_min_pages
+        return self.pages >= self.config.min_pages
 
     def keys(self, blocks: Sequence[Block]) -> list[BlockKey]:
         """The counters' keys of each block (a caller that stores them passes them back in)."""
-        return [block_key(block, self.config.site_shape_max_chars) for block in blocks]
+        return [block_key(block, self.config.shape_max_chars) for block in blocks]
 
     def observe(self, blocks: Sequence[Block], keys: Sequence[BlockKey] | None = None) -> None:
         """Learn from one page of the cluster (every block, whatever its label)."""
         keys = self.keys(blocks) if keys is None else keys
         self.frequency.observe(keys)
         self.slots.observe((block, key.slot, key.shape) for block, key in zip(blocks, keys, strict=True))
-        if self.config.site_drop_redundant and self.terms.pages < self.config.site_entropy_pages:
+        if self.config.drop_redundant and self.terms.pages < self.config.entropy_pages:
             self.terms.observe(blocks)
 
     def revise(
@@ -108,7 +107,7 @@ class SiteModel:
             self._decide(block, key, key.text in fields, context)
             for block, key in zip(blocks, keys, strict=True)
         ]
-        if self.config.site_drop_redundant:
+        if self.config.drop_redundant:
             self._drop_redundant(blocks, keys, decisions, context)
         had_content = any(block.is_content for block in blocks)
         if had_content and not any(decision.label is Label.CONTENT for decision in decisions):
@@ -122,28 +121,10 @@ class SiteModel:
         for block, decision in zip(blocks, self.revise(blocks, title, keys), strict=True):
             block.label, block.reason = decision.label, decision.reason
 
-    def to_dict(self) -> dict[str, Any]:
-        """The model's state as plain counts, for a pipeline to persist and share between processes."""
-        return {
-            "frequency": self.frequency.to_dict(),
-            "slots": self.slots.to_dict(),
-            "terms": self.terms.to_dict(),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any], config: ExtractionConfig | None = None) -> SiteModel:
-        """The inverse of `to_dict` (the config is not state: it comes from the caller)."""
-        return cls(
-            config or ExtractionConfig(),
-            BlockFrequency.from_dict(data["frequency"]),
-            TemplateSlots.from_dict(data["slots"]),
-            TermEntropy.from_dict(data["terms"]),
-        )
-
     def _context(self, title: str) -> _Context:
         config = self.config
-        frequent = self.frequency.threshold(config.site_frequent_share, config.site_frequent_min_pages)
-        region = self.slots.region(config.site_region_share)
+        frequent = self.frequency.threshold(config.frequent_share, config.frequent_min_pages)
+        region = self.slots.region(config.region_share)
         return _Context(frequent, region, f"of {self.pages} pages of this cluster", title)
 
     def _decide(self, block: Block, key: BlockKey, record_field: bool, context: _Context) -> Decision:
@@ -173,7 +154,7 @@ class SiteModel:
     def _template_slot(self, block: Block, key: BlockKey) -> tuple[Label, str]:
         """Noise when the block's place in the template holds the same few texts from page to page."""
         importance = self.slots.importance(key.slot)
-        if importance < self.config.site_template_importance:
+        if importance < self.config.template_importance:
             texts = self.slots.distinct(key.slot)
             reason = f"outside the content region, where {texts} texts recur ({importance:.2f} new)"
             return Label.NOISE, reason
@@ -185,13 +166,13 @@ class SiteModel:
             return block.label, block.reason
         importance = self.slots.importance(key.slot)
         config = self.config
-        if in_region(key.slot, context.region) and importance >= config.site_restore_importance:
+        if in_region(key.slot, context.region) and importance >= config.restore_importance:
             reason = f"in the content region, not template (on {pages} {context.of})"
             return Label.CONTENT, reason
         if (
-            config.site_keep_headline
+            config.keep_headline
             and _headline(block, context.title)
-            and importance >= config.site_headline_importance
+            and importance >= config.headline_importance
         ):
             return Label.CONTENT, f"the page's headline (its place holds a new heading, {importance:.2f})"
         return block.label, block.reason
@@ -220,9 +201,9 @@ class SiteModel:
         config = self.config
         threshold = greedy_threshold(
             [entry for entry in scored if entry is not None],
-            config.site_entropy_step,
-            config.site_entropy_flat_share,
-            config.site_entropy_floor,
+            config.entropy_step,
+            config.entropy_flat_share,
+            config.entropy_floor,
         )
         for index in candidates:
             entry = scored[index]

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
 from extraction.hashing import text_hash
 from extraction.result import Block
@@ -22,11 +23,60 @@ Signature = frozenset[int]
 
 @dataclass(slots=True)
 class Cluster:
-    """A group of pages of one template: its id, a representative signature and its page count."""
+    """A group of pages of one template: its name, a representative signature and its page count.
 
-    id: int
+    The representative is the cluster's first page: cheap, stable (a cluster cannot drift page by page
+    into another template) and storable as one set; the name is `signature_key` of it.
+    """
+
+    name: str
     signature: Signature
     pages: int = 0
+
+
+class SharedClusters(Protocol):
+    """Where the clusters of a site are shared with other processes (a crawl's database)."""
+
+    def known(self) -> Iterable[Cluster]:
+        """The clusters founded so far, by anyone."""
+
+    def founded(self, cluster: Cluster) -> None:
+        """Record a cluster this process founded."""
+
+
+@dataclass(slots=True)
+class SiteClusters:
+    """The clusters of one site: a page joins the most similar one at or above `threshold`, or founds one.
+
+    With `shared`, the clusters other processes founded are read at the start and again before founding
+    one, so that processes sharing a database (and a later crawl) put a template's pages in one cluster.
+    """
+
+    threshold: float
+    shared: SharedClusters | None = None
+    clusters: dict[str, Cluster] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._merge()
+
+    def assign(self, signature: Signature) -> str:
+        """The name of the cluster the page of `signature` joins; its page count is incremented."""
+        best = best_cluster(signature, self.clusters.values(), self.threshold)
+        if best is None and self.shared is not None:
+            self._merge()
+            best = best_cluster(signature, self.clusters.values(), self.threshold)
+        if best is None:
+            best = Cluster(signature_key(signature), signature)
+            self.clusters[best.name] = best
+            if self.shared is not None:
+                self.shared.founded(best)
+        best.pages += 1
+        return best.name
+
+    def _merge(self) -> None:
+        if self.shared is not None:
+            for cluster in self.shared.known():
+                self.clusters.setdefault(cluster.name, cluster)
 
 
 def page_signature(blocks: Sequence[Block], size: int, depth: int) -> Signature:
@@ -82,20 +132,6 @@ def best_cluster(signature: Signature, clusters: Iterable[Cluster], threshold: f
     return best
 
 
-def assign(signature: Signature, clusters: list[Cluster], threshold: float) -> int:
-    """The id of the most similar cluster at or above `threshold`; else a new cluster's id.
-
-    The representative is the cluster's first page: cheap, stable (a cluster cannot drift page by page
-    into another template) and persistable as one set. The chosen cluster's page count is incremented.
-    """
-    best = best_cluster(signature, clusters, threshold)
-    if best is None:
-        best = Cluster(_next_id(clusters), signature)
-        clusters.append(best)
-    best.pages += 1
-    return best.id
-
-
 def signature_key(signature: Signature) -> str:
     """A stable 16-hex-digit name of a signature (a cluster is named by its representative's)."""
     return text_hash(encode_signature(signature))
@@ -109,10 +145,6 @@ def encode_signature(signature: Signature) -> str:
 def decode_signature(text: str) -> Signature:
     """The inverse of `encode_signature`."""
     return frozenset(int(shingle, 16) for shingle in text.split())
-
-
-def _next_id(clusters: Iterable[Cluster]) -> int:
-    return max((cluster.id for cluster in clusters), default=-1) + 1
 
 
 def _shingle_hash(paths: Sequence[str]) -> int:

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from extraction.result import Block, Label
 
@@ -75,29 +74,6 @@ class TemplateSlots:
         if share not in self._regions:
             self._regions[share] = self._deepest_prefix(share * self.total_content_chars)
         return self._regions[share]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The counters as plain JSON-ready data."""
-        return {
-            "variants": {slot: dict(shapes) for slot, shapes in self.variants.items()},
-            "content_chars": dict(self.content_chars),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TemplateSlots:
-        """The inverse of `to_dict`."""
-        slots = cls()
-        for slot, shapes in data["variants"].items():
-            slots.variants[slot] = dict(shapes)
-            slots.single[slot] = sum(1 for pages in shapes.values() if pages == 1)
-        for prefix, chars in data["content_chars"].items():
-            slots.content_chars[prefix] = chars
-            parent = prefix.rpartition(SEPARATOR)[0]
-            if prefix:
-                slots._add_child(parent, prefix)
-            if not parent:
-                slots.total_content_chars += chars
-        return slots
 
     def _add_shape(self, slot: str, shape: str) -> None:
         """Count one more page holding `shape` in `slot`."""

@@ -15,9 +15,6 @@ every page's instance counts 1). The composite importance weighs a node's own im
 its descendants, attenuated by level l: (1 - gamma^l) NodeImp(E) + gamma^l sum_i p_i CompImp(S_i), a style
 node scoring the mean of its element nodes. An element node is noise when it and every descendant score
 under the threshold; a page's noise is its tag nodes that map onto such nodes.
-
-Plain data in and out: `to_dict` gives lists and dicts without nesting depth, so a crawl can persist the
-tree however deep its pages nest.
 """
 
 from __future__ import annotations
@@ -26,7 +23,6 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from lxml import etree
 
@@ -186,29 +182,6 @@ class StyleTree:
                 taken.add(element)
                 found.append((element, scores[node]))
         return found
-
-    def to_dict(self) -> dict[str, Any]:
-        """The tree as flat, JSON-ready lists (element nodes refer to style nodes by index and back)."""
-        return {
-            "attributes": list(self.attributes),
-            "elements": [
-                [e.tag, e.attributes, e.level, e.pages, e.styles, e.words.to_dict() if e.words else None]
-                for e in self.elements
-            ],
-            "styles": [[style.pages, style.children] for style in self.styles],
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> StyleTree:
-        """The inverse of `to_dict`."""
-        elements = [
-            ElementNode(
-                tag, attributes, level, pages, dict(styles), TermEntropy.from_dict(words) if words else None
-            )
-            for tag, attributes, level, pages, styles, words in data["elements"]
-        ]
-        styles = [StyleNode(pages, list(children)) for pages, children in data["styles"]]
-        return cls(tuple(data["attributes"]), elements, styles)
 
     def presentation_style(self, element: etree._Element) -> tuple[tuple[str, str], ...]:
         """The element's presentation style: (tag, display attributes) of each child tag node, in order."""

@@ -1,10 +1,9 @@
-"""SQL storage of crawled pages: typed models, engine and migrations, and the batched upserts."""
+"""SQL storage of crawled pages: typed models, engine and migrations, the batched upserts, `SqlStore`."""
 
-from pipelines.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate, session_factory
+from pipelines.storage.db import make_engine, migrate, session_factory
 from pipelines.storage.repository import BatchSummary, SiteSavings, savings_by_site, store_pages
 
 __all__ = [
-    "DEFAULT_DATABASE_URL",
     "BatchSummary",
     "SiteSavings",
     "make_engine",

@@ -2,37 +2,56 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from collections.abc import Iterable
 
-from extraction.site_models import Cluster, decode_signature, encode_signature, signature_key
-from extraction.site_models.signature import Signature
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from extraction.site_models import Cluster, decode_signature, encode_signature
 from pipelines.storage.models import Cluster as ClusterRow
 from pipelines.storage.models import Site
 from pipelines.storage.repository import insert_for, site_ids
 
 
-def load_clusters(session: Session, host: str) -> dict[str, Cluster]:
-    """The site's clusters by name (`signature_key` of the representative), oldest first."""
+class StoredClusters:
+    """One site's clusters as the store shares them (`extraction.site_models.SharedClusters`)."""
+
+    def __init__(self, sessions: sessionmaker[Session], site: str) -> None:
+        self.sessions = sessions
+        self.site = site
+
+    def known(self) -> Iterable[Cluster]:
+        """The site's clusters, oldest first."""
+        with self.sessions() as session:
+            return load_clusters(session, self.site)
+
+    def founded(self, cluster: Cluster) -> None:
+        """Record a new cluster (one another process founded at the same time keeps its row)."""
+        with self.sessions.begin() as session:
+            add_cluster(session, self.site, cluster)
+
+
+def load_clusters(session: Session, site: str) -> list[Cluster]:
+    """The site's clusters, oldest first."""
     rows = session.execute(
-        select(ClusterRow.id, ClusterRow.signature, ClusterRow.shingles, ClusterRow.page_count)
+        select(ClusterRow.signature, ClusterRow.shingles, ClusterRow.page_count)
         .join(Site, Site.id == ClusterRow.site_id)
-        .where(Site.host == host, ClusterRow.shingles != "")
+        .where(Site.host == site, ClusterRow.shingles != "")
         .order_by(ClusterRow.id)
     )
-    return {
-        key: Cluster(cluster_id, decode_signature(shingles), pages)
-        for cluster_id, key, shingles, pages in rows
+    return [Cluster(name, decode_signature(shingles), pages) for name, shingles, pages in rows]
+
+
+def add_cluster(session: Session, site: str, cluster: Cluster) -> None:
+    """Record `cluster` of `site` with its representative signature."""
+    site_id = site_ids(session, {site})[site]
+    row = {
+        "site_id": site_id,
+        "signature": cluster.name,
+        "page_count": 0,
+        "shingles": encode_signature(cluster.signature),
     }
-
-
-def add_cluster(session: Session, host: str, signature: Signature) -> str:
-    """Record a new cluster of `host` with `signature` as its representative; return its name."""
-    key = signature_key(signature)
-    site_id = site_ids(session, {host})[host]
-    row = {"site_id": site_id, "signature": key, "page_count": 0, "shingles": encode_signature(signature)}
     stmt = insert_for(session, ClusterRow).on_conflict_do_update(
         index_elements=["site_id", "signature"], set_={"shingles": row["shingles"]}
     )
     session.execute(stmt, [row])
-    return key

@@ -10,8 +10,6 @@ from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
-# The store in the working directory when the DATABASE_URL setting is not given.
-DEFAULT_DATABASE_URL = "sqlite:///cleancrawl.db"
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 # Any constant will do: it only has to be the same in every crawler process sharing one PostgreSQL database.
 _MIGRATION_LOCK_ID = 0x636C65616E  # "clean"

@@ -76,7 +76,6 @@ class Page(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     url: Mapped[str] = mapped_column(String, unique=True)
-    final_url: Mapped[str] = mapped_column(String)
     status: Mapped[int] = mapped_column(Integer)
     fetched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     title: Mapped[str] = mapped_column(Text)

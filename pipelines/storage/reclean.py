@@ -24,8 +24,8 @@ from typing import Any
 from sqlalchemy import Select, case, exists, func, select, update
 from sqlalchemy.orm import Session
 
-from extraction import Block, ExtractionConfig, Label, text_hash
-from extraction.site_models import BlockKey, SiteModel, stored_block
+from extraction import Block, Label, text_hash
+from extraction.site_models import BlockKey, SiteModel, SiteModelConfig, stored_block
 from pipelines.storage.models import CONTENT, Page, PageBlock
 from pipelines.storage.models import Block as BlockRow
 
@@ -33,17 +33,21 @@ from pipelines.storage.models import Block as BlockRow
 @dataclass(slots=True)
 class RecleanSummary:
     """What re-cleaning did: pages revised, pages whose clean text changed (a block relabelled), blocks
-    relabelled."""
+    relabelled; models rebuilt from the store, and noise texts forgotten."""
 
     pages: int = 0
     pages_changed: int = 0
     blocks_relabelled: int = 0
+    models_rebuilt: int = 0
+    purged: int = 0
 
     def add(self, other: RecleanSummary) -> None:
         """Add another summary's counts to this one."""
         self.pages += other.pages
         self.pages_changed += other.pages_changed
         self.blocks_relabelled += other.blocks_relabelled
+        self.models_rebuilt += other.models_rebuilt
+        self.purged += other.purged
 
 
 @dataclass(slots=True)
@@ -96,7 +100,7 @@ _PAGES_PER_QUERY = 500
 
 
 def reclean_cluster(
-    session: Session, cluster_id: int, config: ExtractionConfig, model: SiteModel | None = None
+    session: Session, cluster_id: int, config: SiteModelConfig, model: SiteModel | None = None
 ) -> RecleanSummary:
     """Revise the labels of every stored page of the cluster with its model, in place.
 
@@ -106,7 +110,7 @@ def reclean_cluster(
     """
     if model is None:
         model = rebuilt_model(session, cluster_id, config)
-    rows = _ROWS_WITH_TEXT if config.site_drop_redundant else _ROWS_TO_REVISE
+    rows = _ROWS_WITH_TEXT if config.drop_redundant else _ROWS_TO_REVISE
     changes = _Changes()
     for page in _stored_pages(session, cluster_id, rows):
         if model.ready:
@@ -116,7 +120,7 @@ def reclean_cluster(
     return changes.summary
 
 
-def rebuilt_model(session: Session, cluster_id: int, config: ExtractionConfig) -> SiteModel:
+def rebuilt_model(session: Session, cluster_id: int, config: SiteModelConfig) -> SiteModel:
     """The cluster's model learned from its stored pages, as single-page extraction labelled them."""
     model = SiteModel(config)
     for page in _stored_pages(session, cluster_id, _ROWS_WITH_TEXT):

@@ -12,13 +12,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 from sqlalchemy import Executable, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from crawler.items import BlockRecord, PageItem
 from extraction import text_hash
 from pipelines.storage.models import (
     CONTENT,
@@ -30,6 +28,7 @@ from pipelines.storage.models import (
     Site,
     index_savings,
 )
+from records import BlockRecord, PageRecord
 
 # A block row as compared between a stored page and its new fetch: (position, hash, single-page label and
 # reason). The single-page decision, not the revised one: a cluster's model may have revised the stored row.
@@ -67,7 +66,9 @@ class _StoredPage:
     blocks: tuple[BlockRow, ...]
 
 
-def store_pages(session: Session, items: Iterable[PageItem], keep_noise_text: bool = False) -> BatchSummary:
+def store_pages(
+    session: Session, items: Iterable[PageRecord], keep_noise_text: bool = False
+) -> BatchSummary:
     """Upsert a batch of pages and their blocks in the session's transaction; report what changed.
 
     `keep_noise_text` keeps the text of noise blocks too, until a cluster's model has re-cleaned the page
@@ -110,26 +111,20 @@ def cluster_ids(session: Session, clusters: Iterable[tuple[str, str]]) -> dict[t
     return {(host, name): cluster_id for host, name, cluster_id in rows if (host, name) in wanted}
 
 
-def site_of(item: PageItem) -> str:
-    """The item's site (host[:port]), from the clustering pipeline or else from its URL."""
-    return item.site or urlsplit(item.url).netloc.rpartition("@")[2].lower()
-
-
-def _page_rows(session: Session, pages: Mapping[str, PageItem]) -> dict[str, dict[str, Any]]:
-    sites = site_ids(session, {site_of(item) for item in pages.values()})
-    wanted = {(sites[site_of(item)], item.cluster) for item in pages.values() if item.cluster}
+def _page_rows(session: Session, pages: Mapping[str, PageRecord]) -> dict[str, dict[str, Any]]:
+    sites = site_ids(session, {item.site for item in pages.values()})
+    wanted = {(sites[item.site], item.cluster) for item in pages.values() if item.cluster}
     clusters = _cluster_ids(session, wanted)
     return {url: _page_row(item, sites, clusters) for url, item in pages.items()}
 
 
 def _page_row(
-    item: PageItem, sites: Mapping[str, int], clusters: Mapping[tuple[int, str], int]
+    item: PageRecord, sites: Mapping[str, int], clusters: Mapping[tuple[int, str], int]
 ) -> dict[str, Any]:
-    site_id = sites[site_of(item)]
+    site_id = sites[item.site]
     clean_text = item.content_text
     return {
         "url": item.url,
-        "final_url": item.final_url,
         "status": item.status,
         "fetched_at": _utc(item.fetched_at),
         "title": item.title,
@@ -186,7 +181,7 @@ def _cluster_ids(session: Session, wanted: set[tuple[int, str]]) -> dict[tuple[i
     return {(site_id, signature): cluster_id for site_id, signature, cluster_id in found}
 
 
-def _upsert_blocks(session: Session, items: Iterable[PageItem], keep_noise_text: bool) -> None:
+def _upsert_blocks(session: Session, items: Iterable[PageRecord], keep_noise_text: bool) -> None:
     """Record every hash once; keep text for content (and noise, when asked), adding it when a hash whose
     text was not kept turns content."""
     blocks: dict[str, dict[str, Any]] = {}
@@ -230,7 +225,7 @@ def _stored_pages(session: Session, urls: Sequence[str]) -> dict[str, _StoredPag
     }
 
 
-def _block_rows(item: PageItem) -> tuple[BlockRow, ...]:
+def _block_rows(item: PageRecord) -> tuple[BlockRow, ...]:
     return tuple(sorted((block.position, block.hash, *_single_page(block)) for block in item.blocks))
 
 
@@ -239,7 +234,7 @@ def _single_page(block: BlockRecord) -> tuple[str, str]:
     return (block.page_label or block.label, block.page_reason if block.page_label else block.reason)
 
 
-def _replaces(stored: _StoredPage, item: PageItem, row: Mapping[str, Any]) -> bool:
+def _replaces(stored: _StoredPage, item: PageRecord, row: Mapping[str, Any]) -> bool:
     """True when the new fetch changes the page's blocks or cluster (else only its row is refreshed)."""
     return stored.blocks != _block_rows(item) or stored.cluster_id != row["cluster_id"]
 
@@ -262,7 +257,7 @@ def _upsert_pages(
 
 
 def _write_page_blocks(
-    session: Session, replaced_ids: list[int], page_ids: Mapping[str, int], pages: Mapping[str, PageItem]
+    session: Session, replaced_ids: list[int], page_ids: Mapping[str, int], pages: Mapping[str, PageRecord]
 ) -> None:
     if replaced_ids:
         session.execute(delete(PageBlock).where(PageBlock.page_id.in_(replaced_ids)))
@@ -292,7 +287,7 @@ def _page_block_row(page_id: int, block: BlockRecord) -> dict[str, Any]:
 
 def _update_counts(
     session: Session,
-    pages: Mapping[str, PageItem],
+    pages: Mapping[str, PageRecord],
     rows: Mapping[str, dict[str, Any]],
     stored: Mapping[str, _StoredPage],
     replaced: list[str],

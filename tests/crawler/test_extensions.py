@@ -10,8 +10,8 @@ import pytest
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
-from crawler import stats
 from crawler.extensions import ProgressLog, StatsJson, progress_line
+from records import stats
 
 
 def test_progress_line_sums_up_pages_blocks_and_bytes() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from crawler.scope import Scope, SeedError, parse_seeds, site_of
+from crawler.scope import Scope, SeedError, parse_seeds
 
 
 def test_seeds_from_a_comma_list_are_normalised_and_kept_once() -> None:
@@ -72,8 +72,3 @@ def test_hostnames_feed_allowed_domains_without_ports() -> None:
     scope = Scope(["http://127.0.0.1:8001/", "http://127.0.0.1:8002/", "https://b.example/"])
     assert scope.hostnames == ["127.0.0.1", "b.example"]
 
-
-def test_site_of_keeps_only_non_default_ports() -> None:
-    assert site_of("http://Example.org:80/a") == "example.org"
-    assert site_of("https://example.org/a") == "example.org"
-    assert site_of("http://127.0.0.1:8001/a") == "127.0.0.1:8001"

@@ -1,4 +1,4 @@
-"""PageItems built the way the spider builds them, from real pages of the test sites."""
+"""Page records built the way the spider builds them, from real pages of the test sites."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import pytest
 from scrapy import Request
 from scrapy.http import HtmlResponse
 
-from crawler.items import PageItem
-from crawler.spiders.site import page_item
-from extraction import ExtractionConfig, extract
+from crawler.spiders.site import page_record
+from extraction import extract
+from extraction.site_models import SiteModelConfig
+from records import PageRecord, site_of
 
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 WHIZZY_POSTS = (
@@ -29,16 +30,17 @@ def whizzy_post_files(shared_dir: Path, count: int) -> list[str]:
     return [json.loads(line)["file"] for line in lines]
 
 
-def item_from_file(path: Path, url: str) -> PageItem:
+def item_from_file(path: Path, url: str) -> PageRecord:
     """Extract a served file as the spider would and return its item."""
     if not path.is_file():
         pytest.skip(f"{path} is missing")
     headers = {"Content-Type": "text/html"}
     response = HtmlResponse(url, body=path.read_bytes(), headers=headers, request=Request(url))
-    return page_item(response, url, extract(response.body, url=url), ExtractionConfig())
+    result = extract(response.body, url=url)
+    return page_record(response, url, site_of(url), result, SiteModelConfig().shape_max_chars)
 
 
-def whizzy_item(shared_dir: Path, relative: str) -> PageItem:
+def whizzy_item(shared_dir: Path, relative: str) -> PageRecord:
     """A whizzy page as served at http://127.0.0.1:8000/<its directory>/."""
     url = "http://127.0.0.1:8000/" + relative.removesuffix("index.html")
     return item_from_file(shared_dir / "sites" / "whizzy" / relative, url)

@@ -10,14 +10,14 @@ from pathlib import Path
 import scrapy
 from scrapy.http import Request, Response
 
-from crawler.items import PageItem
+from records import PageRecord
 from tests.pipelines.items import fixture_items
 
 FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 class FixtureSpider(scrapy.Spider):
-    """Yield the four fixture pages as `PageItem`s from one `data:` response."""
+    """Yield the four fixture pages as `PageRecord`s from one `data:` response."""
 
     name = "fixtures"
 
@@ -25,6 +25,6 @@ class FixtureSpider(scrapy.Spider):
         """One request that needs no network."""
         yield Request("data:,start", callback=self.parse)
 
-    def parse(self, response: Response) -> Iterator[PageItem]:
+    def parse(self, response: Response) -> Iterator[PageRecord]:
         """The fixture pages, whatever the response."""
         yield from fixture_items(FIXTURES_DIR)

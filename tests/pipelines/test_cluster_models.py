@@ -1,27 +1,31 @@
-"""The crawl's cluster models: one registry per crawler, and when a model mirrors the stored pages."""
+"""The crawl's cluster models: one set per crawl context, and when a model mirrors the stored pages."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from scrapy.utils.test import get_crawler
-
 from pipelines.cluster_models import ClusterModel, CrawlModels
+from pipelines.config import CrawlConfig
+from pipelines.noise import NoisePipeline
+from pipelines.store import StoragePipeline
+from tests.addon import addon_crawler
 from tests.pipelines.pages import whizzy_item, whizzy_post_files
 
 
-def test_the_pipelines_of_one_crawler_share_its_models() -> None:
-    crawler, other = get_crawler(), get_crawler(settings_dict={"EXTRACTION_SITE_MIN_PAGES": 3})
-    models = CrawlModels.of(crawler)
-    assert CrawlModels.of(crawler) is models
-    assert CrawlModels.of(other) is not models
-    assert CrawlModels.of(other).cluster("a.example", "c1").model.config.site_min_pages == 3
+def test_the_pipelines_of_one_crawler_share_its_models(tmp_path: Path) -> None:
+    settings = {"EXTRACTION_SITE_MIN_PAGES": 3, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"}
+    crawler, other = addon_crawler(settings), addon_crawler(settings)
+    models = NoisePipeline.from_crawler(crawler).site_models
+    assert models is not None
+    assert StoragePipeline.from_crawler(crawler).store.models is models  # type: ignore[attr-defined]
+    assert NoisePipeline.from_crawler(other).site_models is not models
+    assert models.cluster("a.example", "c1").model.config.min_pages == 3
     assert models.cluster("a.example", "c1") is models.cluster("a.example", "c1")
     assert models.get("a.example", "c2") is None
 
 
 def _observed(shared_dir: Path, posts: list[str]) -> ClusterModel:
-    learned = CrawlModels.of(get_crawler()).cluster("127.0.0.1:8000", "c1")
+    learned = CrawlModels(CrawlConfig()).cluster("127.0.0.1:8000", "c1")
     for post in posts:
         item = whizzy_item(shared_dir, post)
         learned.observe(

@@ -1,4 +1,4 @@
-"""Scrapy settings -> ExtractionConfig: names, type conversion, unknown names."""
+"""Scrapy settings -> CrawlConfig: names, type conversion, method parameters, per-site overrides, errors."""
 
 from __future__ import annotations
 
@@ -8,12 +8,16 @@ import pytest
 from scrapy.settings import Settings
 
 from extraction import ExtractionConfig
-from extraction.methods.registry import METHODS, UnknownMethodError, get_method
-from pipelines.config import ExtractionSettingError, extraction_config, setting_name, site_configs
+from extraction.methods.base import Params
+from extraction.methods.cetr import CetrParams
+from extraction.methods.contentextractor import ContentExtractorParams
+from extraction.methods.registry import METHODS
+from extraction.site_models import SiteModelConfig
+from pipelines.config import CrawlConfig, ExtractionSettingError, crawl_config, setting_names
 
 
 def test_no_extraction_setting_gives_the_defaults() -> None:
-    assert extraction_config(Settings({"BOT_NAME": "x"})) == ExtractionConfig()
+    assert crawl_config(Settings({"BOT_NAME": "x"})) == CrawlConfig()
 
 
 def test_command_line_strings_are_converted_to_the_field_types() -> None:
@@ -23,67 +27,120 @@ def test_command_line_strings_are_converted_to_the_field_types() -> None:
             "EXTRACTION_MAX_LINK_DENSITY": "0.4",
             "EXTRACTION_MAX_BLOCKS": "500",
             "EXTRACTION_INCLUDE_CAPTIONS": "True",
+            "EXTRACTION_SITE_MIN_PAGES": "7",
         }
     )
-    config = extraction_config(settings)
-    assert config.max_link_density == 0.4
-    assert config.max_blocks == 500
-    assert config.include_captions is True
-    assert config.noise_threshold == ExtractionConfig().noise_threshold
+    config = crawl_config(settings).default
+    assert config.extraction.max_link_density == 0.4
+    assert config.extraction.max_blocks == 500
+    assert config.extraction.include_captions is True
+    assert config.extraction.noise_threshold == ExtractionConfig().noise_threshold
+    assert config.model.min_pages == 7
 
 
 @pytest.mark.parametrize("value", ["False", "false", "0", False])
 def test_false_booleans_are_false(value: object) -> None:
-    settings = Settings({"EXTRACTION_INCLUDE_CAPTIONS": value})
-    assert extraction_config(settings).include_captions is False
+    settings = Settings({"EXTRACTION_INCLUDE_CAPTIONS": value, "EXTRACTION_SITE_KEEP_HEADLINE": value})
+    config = crawl_config(settings).default
+    assert (config.extraction.include_captions, config.model.keep_headline) == (False, False)
 
 
-def test_every_field_has_a_setting() -> None:
-    for field in dataclasses.fields(ExtractionConfig):
-        default = getattr(ExtractionConfig(), field.name)
-        config = extraction_config(Settings({setting_name(field.name): str(default)}))
-        assert getattr(config, field.name) == default
+def _fields(kind: type, prefix: str) -> list[tuple[str, str]]:
+    return [(f"{prefix}{field.name.upper()}", field.name) for field in dataclasses.fields(kind)]
 
 
-def test_project_settings_load_and_turn_captions_off() -> None:
+def test_every_config_field_has_a_setting() -> None:
+    for setting, name in _fields(ExtractionConfig, "EXTRACTION_"):
+        default = getattr(ExtractionConfig(), name)
+        assert getattr(crawl_config(Settings({setting: str(default)})).default.extraction, name) == default
+    for setting, name in _fields(SiteModelConfig, "EXTRACTION_SITE_"):
+        default = getattr(SiteModelConfig(), name)
+        assert getattr(crawl_config(Settings({setting: str(default)})).default.model, name) == default
+
+
+def _leaves(params: Params) -> list[tuple[str, object]]:
+    """(setting, default) of every field of a method's parameters, nested ones under their own prefix."""
+    leaves: list[tuple[str, object]] = []
+    for field in dataclasses.fields(params):
+        value = getattr(params, field.name)
+        if isinstance(value, Params):
+            leaves.extend(_leaves(value))
+        else:
+            leaves.append((f"EXTRACTION_{params.prefix.upper()}_{field.name.upper()}", value))
+    return leaves
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_every_method_parameter_has_a_setting(method: str) -> None:
+    for setting, default in _leaves(METHODS[method].params_type()):
+        assert setting in setting_names()
+        config = crawl_config(Settings({"EXTRACTION_METHOD": method, setting: str(default)}))
+        assert config.params == METHODS[method].params_type()
+
+
+def test_method_parameters_reach_the_crawls_method_nested_ones_included() -> None:
+    settings = {
+        "EXTRACTION_METHOD": "contentextractor",
+        "EXTRACTION_METHOD_LEARN_PAGES": "8",
+        "EXTRACTION_CONTENTEXTRACTOR_SIMILARITY": "0.8",
+        "EXTRACTION_GETBLOCKS_TAGS": "table p",
+    }
+    config = crawl_config(Settings(settings))
+    assert (config.method, config.learn_pages) == ("contentextractor", 8)
+    assert isinstance(config.params, ContentExtractorParams)
+    assert config.params.similarity == 0.8
+    assert config.params.kfe.getblocks.tags == "table p"
+    # The same tag set lands where another method keeps it.
+    other = crawl_config(Settings({"EXTRACTION_METHOD": "infodiscoverer", "EXTRACTION_GETBLOCKS_TAGS": "p"}))
+    assert other.params.getblocks.tags == "p"  # type: ignore[attr-defined]
+
+
+def test_a_parameter_of_another_method_is_an_error_that_names_its_methods() -> None:
+    cetr = "EXTRACTION_CETR_MODEL is a parameter of cetr; this crawl's EXTRACTION_METHOD is cleancrawl"
+    with pytest.raises(ExtractionSettingError, match=cetr):
+        crawl_config(Settings({"EXTRACTION_CETR_MODEL": "tm"}))
+    message = "EXTRACTION_GETBLOCKS_TAGS is a parameter of contentextractor, featureextractor, infodiscoverer"
+    with pytest.raises(ExtractionSettingError, match=message):
+        crawl_config(Settings({"EXTRACTION_METHOD": "cetr", "EXTRACTION_GETBLOCKS_TAGS": "p"}))
+
+
+def test_a_parameter_the_method_refuses_is_an_error() -> None:
+    assert crawl_config(Settings({"EXTRACTION_METHOD": "cetr"})).params == CetrParams()
+    with pytest.raises(ExtractionSettingError, match="the CETR model must be one of tm, km, 2d, not 'x'"):
+        crawl_config(Settings({"EXTRACTION_METHOD": "cetr", "EXTRACTION_CETR_MODEL": "x"}))
+
+
+def test_project_settings_load_with_the_library_defaults() -> None:
     settings = Settings()
     settings.setmodule("crawler.settings", priority="project")
-    assert extraction_config(settings).include_captions is False
+    assert crawl_config(settings).default.extraction.include_captions is False
 
 
 def test_an_unknown_name_is_an_error_that_lists_the_known_ones() -> None:
     with pytest.raises(ExtractionSettingError, match="unknown setting EXTRACTION_MAX_LINK_DENSTY") as info:
-        extraction_config(Settings({"EXTRACTION_MAX_LINK_DENSTY": "0.4"}))
+        crawl_config(Settings({"EXTRACTION_MAX_LINK_DENSTY": "0.4"}))
     assert "EXTRACTION_MAX_LINK_DENSITY" in str(info.value)
 
 
 def test_a_value_of_the_wrong_type_names_the_setting() -> None:
     with pytest.raises(ExtractionSettingError, match="EXTRACTION_MAX_BLOCKS='many' is not a valid int"):
-        extraction_config(Settings({"EXTRACTION_MAX_BLOCKS": "many"}))
-
-
-def test_the_method_settings_reach_the_config() -> None:
-    settings = Settings({"EXTRACTION_METHOD": "contentextractor", "EXTRACTION_METHOD_LEARN_PAGES": "8"})
-    config = extraction_config(settings)
-    assert (config.method, config.method_learn_pages) == ("contentextractor", 8)
-    assert get_method(config.method, config).site_level
+        crawl_config(Settings({"EXTRACTION_MAX_BLOCKS": "many"}))
 
 
 def test_an_unknown_method_is_an_error_that_lists_the_methods() -> None:
-    config = extraction_config(Settings({"EXTRACTION_METHOD": "readability"}))
-    with pytest.raises(UnknownMethodError, match="unknown method 'readability'; choose from ") as info:
-        get_method(config.method, config)
+    with pytest.raises(ExtractionSettingError, match="unknown method 'readability'; choose from ") as info:
+        crawl_config(Settings({"EXTRACTION_METHOD": "readability"}))
     assert all(name in str(info.value) for name in METHODS)
 
 
 def test_a_site_override_applies_to_that_site_only() -> None:
-    overrides = {"docs.example.org": {"EXTRACTION_SITE_MIN_PAGES": "12"}}
+    overrides = {"docs.example.org": {"EXTRACTION_SITE_MIN_PAGES": "12", "EXTRACTION_MAX_BLOCKS": "40"}}
     settings = Settings({"EXTRACTION_SITE_FREQUENT_SHARE": "0.6", "EXTRACTION_SITE_OVERRIDES": overrides})
-    configs = site_configs(settings)
-    site = configs.of("docs.example.org")
-    assert (site.site_min_pages, site.site_frequent_share) == (12, 0.6)
-    assert configs.of("www.example.org") == configs.default == extraction_config(settings)
-    assert configs.default.site_min_pages == ExtractionConfig().site_min_pages
+    config = crawl_config(settings)
+    site = config.of("docs.example.org")
+    assert (site.model.min_pages, site.model.frequent_share, site.extraction.max_blocks) == (12, 0.6, 40)
+    assert config.of("www.example.org") == config.default
+    assert config.default.model.min_pages == SiteModelConfig().min_pages
 
 
 def test_a_host_override_covers_every_port_and_a_host_port_one_wins() -> None:
@@ -91,16 +148,16 @@ def test_a_host_override_covers_every_port_and_a_host_port_one_wins() -> None:
         "127.0.0.1": {"EXTRACTION_SITE_MIN_PAGES": 7},
         "127.0.0.1:8000": {"EXTRACTION_SITE_MIN_PAGES": 9},
     }
-    configs = site_configs(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))
-    assert configs.of("127.0.0.1:8080").site_min_pages == 7
-    assert configs.of("127.0.0.1:8000").site_min_pages == 9
-    assert configs.of("localhost:8000") == configs.default
+    config = crawl_config(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))
+    assert config.of("127.0.0.1:8080").model.min_pages == 7
+    assert config.of("127.0.0.1:8000").model.min_pages == 9
+    assert config.of("localhost:8000") == config.default
 
 
 def test_site_overrides_on_the_command_line_are_json() -> None:
     overrides = '{"Docs.Example.org": {"EXTRACTION_SITE_DROP_REDUNDANT": "true"}}'
-    configs = site_configs(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))
-    assert configs.of("docs.example.org").site_drop_redundant is True
+    config = crawl_config(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))
+    assert config.of("docs.example.org").model.drop_redundant is True
 
 
 @pytest.mark.parametrize(
@@ -112,8 +169,9 @@ def test_site_overrides_on_the_command_line_are_json() -> None:
         ({"a.org": {"EXTRACTION_SITE_MIN_PAGE": 3}}, "unknown setting EXTRACTION_SITE_MIN_PAGE"),
         ({"a.org": {"EXTRACTION_SITE_MIN_PAGES": "x"}}, "EXTRACTION_SITE_MIN_PAGES='x' is not a valid int"),
         ({"a.org": {"EXTRACTION_METHOD": "cetr"}}, "EXTRACTION_METHOD applies to the whole crawl"),
+        ({"a.org": {"EXTRACTION_CETR_MODEL": "tm"}}, "EXTRACTION_CETR_MODEL is a parameter of cetr"),
     ],
 )
 def test_a_bad_site_override_is_an_error_that_says_what_is_wrong(overrides: object, message: str) -> None:
     with pytest.raises(ExtractionSettingError, match=message):
-        site_configs(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))
+        crawl_config(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))

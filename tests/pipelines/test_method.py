@@ -9,24 +9,23 @@ import pytest
 from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
-from scrapy.settings import Settings
-from scrapy.utils.test import get_crawler
 
-from crawler.items import PageItem
-from crawler.spiders.site import page_item
-from extraction import ExtractionConfig, text_hash
+from crawler.spiders.site import page_record
+from extraction import text_hash
 from extraction.methods.base import SitePage
-from extraction.methods.registry import METHODS, UnknownMethodError, get_method
-from pipelines.config import extraction_config
-from pipelines.method import (
-    LEARNINGS,
-    PAGES_LEARNED,
-    PAGES_RELABELLED,
-    PAGES_UNLEARNED,
-    MethodPipeline,
-    site_models_enabled,
-)
+from extraction.methods.registry import METHODS, get_method
+from pipelines.config import CrawlConfig, ExtractionSettingError
+from pipelines.context import CrawlContext
+from pipelines.method import MethodPipeline
 from pipelines.noise import NoisePipeline
+from records import PageRecord
+from records.stats import (
+    METHOD_LEARNINGS,
+    METHOD_PAGES_LEARNED,
+    METHOD_PAGES_RELABELLED,
+    METHOD_PAGES_UNLEARNED,
+)
+from tests.addon import addon_crawler
 from tests.pipelines.pages import whizzy_post_files
 
 SITE = "127.0.0.1:8000"
@@ -36,25 +35,26 @@ SMALL = {"EXTRACTION_SITE_MIN_PAGES": "3", "EXTRACTION_METHOD_LEARN_PAGES": "8"}
 
 
 def _pipeline(method: str) -> MethodPipeline:
-    return MethodPipeline.from_crawler(get_crawler(settings_dict={"EXTRACTION_METHOD": method, **SMALL}))
+    return MethodPipeline.from_crawler(addon_crawler({"EXTRACTION_METHOD": method, **SMALL}))
 
 
-def _posts(shared_dir: Path, config: ExtractionConfig, count: int) -> list[PageItem]:
+def _posts(shared_dir: Path, config: CrawlConfig, count: int) -> list[PageRecord]:
     """Whizzy posts of one cluster as the spider yields them: extracted by the unlearned method, with HTML."""
-    method = get_method(config.method, config)
+    method = get_method(config.method, config.default.extraction, config.params)
     items = []
     for post in whizzy_post_files(shared_dir, count):
         url = f"http://{SITE}/" + post.removesuffix("index.html")
         body = (shared_dir / "sites" / "whizzy" / post).read_bytes()
         response = HtmlResponse(url, body=body, headers={"Content-Type": "text/html"}, request=Request(url))
         result = method.extract(body, url)
-        item = page_item(response, url, result, config, keep_html=method.site_level)
-        item.site, item.cluster = SITE, "posts"
+        shape_max_chars = config.default.model.shape_max_chars
+        item = page_record(response, url, SITE, result, shape_max_chars, keep_html=method.site_level)
+        item.cluster = "posts"
         items.append(item)
     return items
 
 
-def _labels(item: PageItem) -> list[tuple[str, str]]:
+def _labels(item: PageRecord) -> list[tuple[str, str]]:
     return [(block.label, block.reason) for block in item.blocks]
 
 
@@ -65,7 +65,8 @@ def test_single_page_methods_need_no_pipeline(method: str) -> None:
 
 
 def test_an_unknown_method_is_refused_with_the_list_of_methods() -> None:
-    with pytest.raises(UnknownMethodError, match="unknown method 'readability'; choose from cleancrawl, "):
+    expected = "unknown method 'readability'; choose from cleancrawl, "
+    with pytest.raises(ExtractionSettingError, match=expected):
         _pipeline("readability")
 
 
@@ -81,8 +82,8 @@ def test_learns_at_min_pages_then_each_time_the_cluster_doubles_up_to_the_cap(sh
     assert not pipeline.clusters[(SITE, "posts")].pending  # no HTML held once the cap is learned
     assert all(item.html == b"" for item in items)  # nor passed on to storage
     values = pipeline.stats.get_stats()
-    assert (values[LEARNINGS], values[PAGES_LEARNED]) == (3, 8)
-    assert (values[PAGES_UNLEARNED], values[PAGES_RELABELLED]) == (2, 12)
+    assert (values[METHOD_LEARNINGS], values[METHOD_PAGES_LEARNED]) == (3, 8)
+    assert (values[METHOD_PAGES_UNLEARNED], values[METHOD_PAGES_RELABELLED]) == (2, 12)
     # The first pages keep the unlearned method's labels (ContentExtractor alone falls back to K-FE);
     # later pages are labelled by the blocks' frequency in the cluster.
     assert _labels(items[0]) == first
@@ -100,7 +101,7 @@ def test_a_page_is_labelled_as_by_the_method_learned_on_the_clusters_pages(
     for item in items:
         pipeline.process_item(item)
     # Learned in three steps (3, 3 and 2 pages): the same as learning the first 8 pages at once.
-    method = get_method(name, pipeline.config)
+    method = get_method(name, pipeline.config.default.extraction, pipeline.config.params)
     method.learn([SitePage(body, item.url) for body, item in zip(bodies[:8], items, strict=False)])
     expected = method.extract(bodies[-1], items[-1].url)
     assert _labels(items[-1]) == [(block.label.value, block.reason) for block in expected.blocks]
@@ -108,9 +109,9 @@ def test_a_page_is_labelled_as_by_the_method_learned_on_the_clusters_pages(
 
 
 def test_noise_pipeline_keeps_a_paper_methods_labels_and_clears_noise_text(shared_dir: Path) -> None:
-    crawler = get_crawler(settings_dict={"EXTRACTION_METHOD": "cetr", **SMALL})
+    crawler = addon_crawler({"EXTRACTION_METHOD": "cetr", **SMALL})
     noise = NoisePipeline.from_crawler(crawler)
-    items = _posts(shared_dir, extraction_config(crawler.settings), 4)
+    items = _posts(shared_dir, CrawlContext.of(crawler).config, 4)
     before = [_labels(item) for item in items]
     texts = [[block.text for block in item.blocks] for item in items]
     for item in items:
@@ -134,5 +135,4 @@ def test_noise_pipeline_keeps_a_paper_methods_labels_and_clears_noise_text(share
     ],
 )
 def test_site_models_belong_to_the_cleancrawl_method(settings: dict[str, str], enabled: bool) -> None:
-    values = Settings(settings)
-    assert site_models_enabled(values, extraction_config(values)) is enabled
+    assert CrawlContext.of(addon_crawler(settings)).site_models is enabled

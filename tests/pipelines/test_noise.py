@@ -8,19 +8,18 @@ from pathlib import Path
 import pytest
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
-from scrapy.utils.test import get_crawler
 
-from crawler import stats
-from crawler.items import BlockRecord, PageItem
 from extraction import text_hash
 from pipelines.noise import NoisePipeline
+from records import BlockRecord, PageRecord, stats
+from tests.addon import addon_crawler
 from tests.pipelines.pages import WHIZZY_POSTS, whizzy_item, whizzy_post_files
 
 
 @pytest.fixture
 def crawler() -> Crawler:
     """A crawler with site models off: labels stay single-page and noise text is cleared here."""
-    return get_crawler(settings_dict={"SITE_MODELS_ENABLED": "False"})
+    return addon_crawler({"SITE_MODELS_ENABLED": "False"})
 
 
 def _pipeline(crawler: Crawler) -> NoisePipeline:
@@ -60,10 +59,10 @@ def test_stats_count_blocks_and_bytes(shared_dir: Path, crawler: Crawler) -> Non
     assert values[stats.BYTES_CONTENT] < values[stats.BYTES_VISIBLE] < values[stats.BYTES_HTML]
 
 
-def _item(blocks: list[BlockRecord]) -> PageItem:
-    return PageItem(
+def _item(blocks: list[BlockRecord]) -> PageRecord:
+    return PageRecord(
         url="http://a.example/",
-        final_url="http://a.example/",
+        site="a.example",
         status=200,
         fetched_at=datetime.now(UTC),
         title="",
@@ -83,7 +82,7 @@ def test_a_page_of_noise_only_is_kept_for_the_template_model(crawler: Crawler) -
 
 
 def test_site_models_revise_pages_once_the_cluster_is_ready(shared_dir: Path) -> None:
-    crawler = get_crawler(settings_dict={"EXTRACTION_SITE_MIN_PAGES": "5"})
+    crawler = addon_crawler({"EXTRACTION_SITE_MIN_PAGES": "5"})
     pipeline = NoisePipeline.from_crawler(crawler)
     items = []
     for post in whizzy_post_files(shared_dir, 6):
@@ -111,4 +110,4 @@ def test_a_page_without_blocks_is_dropped_with_a_reason(crawler: Crawler) -> Non
 
 def test_noise_enabled_false_switches_the_pipeline_off() -> None:
     with pytest.raises(NotConfigured):
-        NoisePipeline.from_crawler(get_crawler(settings_dict={"NOISE_ENABLED": False}))
+        NoisePipeline.from_crawler(addon_crawler({"NOISE_ENABLED": False}))

@@ -13,22 +13,21 @@ from pathlib import Path
 
 import pytest
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.test import get_crawler
 from sqlalchemy import func, select
 
-from crawler.items import PageItem
-from pipelines.storage import DEFAULT_DATABASE_URL, make_engine
+from pipelines.storage import make_engine
 from pipelines.storage.models import Page, PageBlock
-from pipelines.store import BYTES_RAW, BYTES_STORED, PAGES_STORE_FAILED, PAGES_STORED, StoragePipeline
+from pipelines.store import StoragePipeline
+from records import PageRecord
+from records.stats import BYTES_RAW, BYTES_STORED, PAGES_STORE_FAILED, PAGES_STORED
+from tests.addon import addon_crawler
 from tests.pipelines.items import fixture_items, make_item
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def open_pipeline(settings: dict[str, object]) -> StoragePipeline:
-    pipeline = StoragePipeline.from_crawler(get_crawler(settings_dict=settings))
-    pipeline.open_spider()
-    return pipeline
+    return StoragePipeline.from_crawler(addon_crawler(settings))
 
 
 def stored_urls(database_url: str) -> list[str]:
@@ -40,7 +39,7 @@ def stored_urls(database_url: str) -> list[str]:
         engine.dispose()
 
 
-def shop_items(count: int) -> list[PageItem]:
+def shop_items(count: int) -> list[PageRecord]:
     return [
         make_item(f"https://shop.test/{index}", [("Menu", "noise"), (f"Page {index}.", "content")])
         for index in range(count)
@@ -49,15 +48,12 @@ def shop_items(count: int) -> list[PageItem]:
 
 def test_an_empty_database_url_switches_storage_off() -> None:
     with pytest.raises(NotConfigured, match="DATABASE_URL is empty"):
-        StoragePipeline.from_crawler(get_crawler(settings_dict={"DATABASE_URL": ""}))
+        StoragePipeline.from_crawler(addon_crawler({"DATABASE_URL": ""}))
 
 
-def test_settings_and_their_defaults() -> None:
-    pipeline = StoragePipeline.from_crawler(get_crawler())
-    assert (pipeline.database_url, pipeline.batch_size) == (DEFAULT_DATABASE_URL, 50)
-    custom = {"DATABASE_URL": "sqlite:///other.db", "STORAGE_BATCH_SIZE": "7"}
-    pipeline = StoragePipeline.from_crawler(get_crawler(settings_dict=custom))
-    assert (pipeline.database_url, pipeline.batch_size) == ("sqlite:///other.db", 7)
+def test_the_batch_size_setting_reaches_the_pipeline(tmp_path: Path) -> None:
+    settings = {"DATABASE_URL": f"sqlite:///{tmp_path / 'other.db'}", "STORAGE_BATCH_SIZE": "7"}
+    assert StoragePipeline.from_crawler(addon_crawler(settings)).batch_size == 7
 
 
 def test_a_batch_is_written_every_batch_size_pages_and_the_rest_on_close(
@@ -103,11 +99,14 @@ def test_other_items_pass_through(database_url: str) -> None:
 
 
 def test_pages_are_stored_in_a_real_crawl(database_url: str, tmp_path: Path, fixtures_dir: Path) -> None:
-    # Run outside the project directory: only the spider's own settings and Scrapy's defaults apply.
+    # Run outside the project directory: only the add-on, the spider's settings and Scrapy's defaults apply.
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     spider = REPO_ROOT / "tests" / "pipelines" / "store_spider.py"
     settings = {
-        "ITEM_PIPELINES": json.dumps({"pipelines.store.StoragePipeline": 800}),
+        "ADDONS": json.dumps({"crawler.addon.CleancrawlAddon": 0}),
+        "CLUSTER_ENABLED": "False",
+        "NOISE_ENABLED": "False",
+        "SITE_MODELS_ENABLED": "False",
         "STORAGE_BATCH_SIZE": "3",
         "DATABASE_URL": database_url,
     }

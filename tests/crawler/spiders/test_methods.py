@@ -8,10 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from crawler import stats
 from extraction.methods.cetr import Cetr
-from pipelines.method import LEARNINGS, PAGES_RELABELLED, PAGES_UNLEARNED
-from pipelines.store import RECLEAN_PAGES
+from records import stats
 from tests.crawl_runner import CrawlRun, run_crawl
 from tests.crawler.pages import article
 from tests.pipelines.pages import whizzy_post_files
@@ -58,7 +56,7 @@ AND NOT EXISTS (SELECT 1 FROM page_blocks AS pb WHERE pb.block_hash = b.hash AND
 
 def _method_labels_stand(run: CrawlRun, database: Path) -> None:
     """cleancrawl's site models did not re-clean the method's labels, and no noise text was stored."""
-    assert run.stat(RECLEAN_PAGES) == 0
+    assert run.stat(stats.RECLEAN_PAGES) == 0
     assert _rows(database, _NOISE_TEXTS) == [(0,)]
 
 
@@ -80,8 +78,8 @@ def test_a_site_level_method_learns_the_cluster_and_labels_its_pages(
     assert run.stat(stats.PAGES_KEPT) == POSTS + 1
     # The posts' cluster learned at 3 pages and at 6; its first two pages and the home page (a cluster
     # of its own) kept the labels of ContentExtractor without learned pages (K-FE's choice).
-    assert run.stat(LEARNINGS) == 2
-    assert (run.stat(PAGES_UNLEARNED), run.stat(PAGES_RELABELLED)) == (3, POSTS - 2)
+    assert run.stat(stats.METHOD_LEARNINGS) == 2
+    assert (run.stat(stats.METHOD_PAGES_UNLEARNED), run.stat(stats.METHOD_PAGES_RELABELLED)) == (3, POSTS - 2)
     reasons = [reason for (reason,) in _rows(tmp_path / "db.sqlite", "SELECT reason FROM page_blocks")]
     assert all(reason.startswith(("IBDF", "K-FE")) for reason in reasons), set(reasons)
     assert sum(reason.startswith("IBDF") for reason in reasons) > len(reasons) / 2

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from crawler import stats
+from records import stats
 from tests.crawl_runner import CrawlRun, run_crawl
 from tests.crawler.pages import article, refresh_stub
 from tests.servers import Route, page, redirect, serve_routes

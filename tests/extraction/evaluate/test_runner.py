@@ -12,13 +12,13 @@ from typing import ClassVar
 
 import pytest
 
-from extraction.config import ExtractionConfig
 from extraction.errors import EmptyDocumentError
 from extraction.evaluate import runner
 from extraction.evaluate.datasets import Dataset, Page, load_dataset
 from extraction.evaluate.peers import Extractor, cleancrawl
 from extraction.evaluate.runner import Run, run_extractor, run_method, run_rounds
 from extraction.methods.base import Method, SitePage
+from extraction.methods.domlocate import DomLocateParams
 from extraction.methods.registry import METHODS
 from extraction.result import ExtractionResult
 
@@ -54,7 +54,7 @@ def page(page_id: str, site: str | None, html: str = ARTICLE) -> Page:
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> type[Recorder]:
     Recorder.learned = {}
-    monkeypatch.setattr(runner, "get_method", lambda name, config=None: Recorder(config))
+    monkeypatch.setattr(runner, "get_method", lambda name, config=None, params=None: Recorder(config))
     return Recorder
 
 
@@ -91,8 +91,8 @@ def test_a_peer_run_keeps_no_blocks_even_when_it_fails() -> None:
 
 def test_a_method_run_keeps_its_blocks() -> None:
     pages = [page("1", "a", html=ARTICLE.replace("</p>", '</p><ul><li><a href="/">Home</a></li></ul>'))]
-    config = ExtractionConfig(domlocate_min_text_chars=10, domlocate_max_link_density=0.05)
-    run = run_method("domlocate", pages, config)
+    params = DomLocateParams(min_text_chars=10, max_link_density=0.05)
+    run = run_method("domlocate", pages, params=params)
     outcomes = run.blocks["1"]
     assert [(outcome.text, outcome.content) for outcome in outcomes] == [
         ("One paragraph of an article, long enough to keep.", True),

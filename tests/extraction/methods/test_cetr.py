@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from extraction.config import ExtractionConfig
 from extraction.methods.cetr import (
     Cetr,
+    CetrParams,
     away_from_origin,
     derivatives,
     smooth,
@@ -83,7 +83,7 @@ def test_the_origin_cluster_is_not_content() -> None:
 
 @pytest.mark.parametrize("model", ["tm", "km", "2d"])
 def test_each_model_keeps_the_story_and_drops_the_menus(model: str) -> None:
-    blocks = Cetr(ExtractionConfig(cetr_model=model)).extract(PAGE).blocks
+    blocks = Cetr(params=CetrParams(model=model)).extract(PAGE).blocks
     story = [block for block in blocks if "Police were told" in block.text]
     assert story and all(block.is_content for block in story)
     menu = [block for block in blocks if block.text.startswith("Section")]
@@ -99,5 +99,5 @@ def test_news_article_lines() -> None:
 
 
 def test_an_unknown_model_is_refused() -> None:
-    with pytest.raises(ValueError, match="cetr_model"):
-        Cetr(ExtractionConfig(cetr_model="3d"))
+    with pytest.raises(ValueError, match="the CETR model must be one of"):
+        Cetr(params=CetrParams(model="3d"))

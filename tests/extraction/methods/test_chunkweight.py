@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from extraction.config import ExtractionConfig
-from extraction.methods.chunkweight import ChunkWeight
+from extraction.methods.chunkweight import ChunkWeight, ChunkWeightParams
 from tests.extraction.pages import NEWS, find_block, fixture_bytes
 
 PROSE = "The council met on Tuesday, and after a long debate, it approved the budget; the vote was close. "
@@ -33,8 +33,8 @@ def test_without_the_penalty_the_whole_body_weighs_most() -> None:
 
 def test_every_window_is_scanned_for_noise_words() -> None:
     # cleancrawl scans only short blocks for noise words; seed 002 penalises a window of any length.
-    config = ExtractionConfig(chunkweight_noise_word_max_chars=400)
-    assert find_block(ChunkWeight(config).extract(PAGE).blocks, "Contact us").is_content
+    params = ChunkWeightParams(noise_word_max_chars=400)
+    assert find_block(ChunkWeight(params=params).extract(PAGE).blocks, "Contact us").is_content
 
 
 def test_a_chunk_over_the_noise_threshold_is_removed_from_the_window() -> None:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from extraction.config import ExtractionConfig
 from extraction.evaluate.metric import score_page
 from extraction.methods.base import SitePage
-from extraction.methods.contentextractor import BlockStore, ContentExtractor, block_features
+from extraction.methods.contentextractor import (
+    BlockStore,
+    ContentExtractor,
+    ContentExtractorParams,
+    block_features,
+)
 from extraction.result import Block, BlockFeatures, BlockKind
 from tests.extraction.methods.sites import whizzy_posts, whizzy_truth
 from tests.extraction.pages import find_block
@@ -63,7 +67,7 @@ def test_the_page_itself_does_not_count_among_the_learned_pages() -> None:
 
 def test_the_ibdf_threshold_lets_a_block_repeat() -> None:
     pages = [site_page(STORIES[0]), site_page(STORIES[1])]
-    method = ContentExtractor(ExtractionConfig(contentextractor_ibdf_threshold=0.5))
+    method = ContentExtractor(params=ContentExtractorParams(ibdf_threshold=0.5))
     method.learn(pages)
     result = method.extract(site_page(STORIES[0]).html.replace("Posted on 3 May", "Posted on 9 June"))
     assert find_block(result.blocks, "Elephants").is_content

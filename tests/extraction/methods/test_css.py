@@ -6,17 +6,19 @@ from lxml import etree
 
 from extraction.config import ExtractionConfig
 from extraction.methods.css import Style, compile_sheets, computed_styles, page_stylesheets
+from extraction.methods.evbe import EvbeParams
 from extraction.prepare import prepare
 
 CONFIG = ExtractionConfig()
+PARAMS = EvbeParams()
 
 
-def styles(html: str, config: ExtractionConfig = CONFIG) -> dict[str, Style]:
+def styles(html: str, params: EvbeParams = PARAMS) -> dict[str, Style]:
     """The computed style of each element with an id, by id."""
-    prepared = prepare(html, None, config)
+    prepared = prepare(html, None, CONFIG)
     assert prepared.body is not None
-    sheets = compile_sheets(page_stylesheets(html, None, config), prepared.body, config)
-    computed = computed_styles(prepared.body, sheets, config)
+    sheets = compile_sheets(page_stylesheets(html, None, params), prepared.body, params)
+    computed = computed_styles(prepared.body, sheets, params)
     return {element.get("id", ""): style for element, style in computed.items() if element.get("id")}
 
 
@@ -64,7 +66,7 @@ def test_selectors_naming_absent_classes_are_never_compiled() -> None:
     html = f"<html><head><style>{rules}.here {{ width: 10px }}</style></head>{body}</html>"
     prepared = prepare(html, None, CONFIG)
     assert prepared.body is not None
-    assert compile_sheets(page_stylesheets(html, None, CONFIG), prepared.body, CONFIG).rules == 1
+    assert compile_sheets(page_stylesheets(html, None, PARAMS), prepared.body, PARAMS).rules == 1
     assert styles(html)["p"].width == 10.0
 
 
@@ -72,9 +74,9 @@ def test_bounds_on_sheet_size_and_rule_count() -> None:
     rules = "".join(f"p {{ width: {n}px }}\n" for n in range(1, 2001))
     html = f"<html><head><style>{rules}</style></head><body><p id='p'>x</p></body></html>"
     assert styles(html)["p"].width == 2000.0
-    assert styles(html, ExtractionConfig(evbe_max_css_rules=10))["p"].width == 10.0
+    assert styles(html, EvbeParams(max_css_rules=10))["p"].width == 10.0
     # 40 characters: two whole rules and the start of a third.
-    assert styles(html, ExtractionConfig(evbe_max_stylesheet_chars=40))["p"].width == 2.0
+    assert styles(html, EvbeParams(max_stylesheet_chars=40))["p"].width == 2.0
 
 
 def test_invalid_css_is_ignored() -> None:

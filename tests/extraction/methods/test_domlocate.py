@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from extraction.config import ExtractionConfig
-from extraction.methods.domlocate import DomLocate
+from extraction.methods.domlocate import DomLocate, DomLocateParams
 from tests.extraction.pages import NEWS, find_block, fixture_bytes
 
 PROSE = "The council met on Tuesday evening, and after a long debate, it approved the budget; it was close. "
@@ -36,7 +35,7 @@ def test_the_content_node_is_found_top_down_and_widened_by_siblings() -> None:
 
 def test_a_lax_link_density_stops_at_a_wrapper() -> None:
     # With no limit on anchor text the body itself qualifies: everything is content.
-    blocks = DomLocate(ExtractionConfig(domlocate_max_link_density=1.0)).extract(PAGE).blocks
+    blocks = DomLocate(params=DomLocateParams(max_link_density=1.0)).extract(PAGE).blocks
     assert all(block.is_content for block in blocks)
 
 
@@ -54,7 +53,7 @@ def test_forms_are_removed_as_unrelated_to_the_content() -> None:
     result = DomLocate().extract(page)
     assert "I was at the meeting" not in result.visible_text
     assert "The council met" in result.text
-    kept = DomLocate(ExtractionConfig(domlocate_unrelated_tags="")).extract(page)
+    kept = DomLocate(params=DomLocateParams(unrelated_tags="")).extract(page)
     assert "I was at the meeting" in kept.text
 
 

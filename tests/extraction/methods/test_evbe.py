@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import defaultdict
 
 from extraction.config import ExtractionConfig
-from extraction.methods.evbe import Evbe, visual_blocks
+from extraction.methods.evbe import Evbe, EvbeParams, visual_blocks
 from extraction.prepare import prepare
 from tests.extraction.pages import NEWS, find_block, fixture_bytes
 
 CONFIG = ExtractionConfig()
+PARAMS = EvbeParams()
 ARTICLE = " ".join(
     f"Sentence {n} of the article tells what happened, where, and why it matters to readers."
     for n in range(12)
@@ -35,11 +36,11 @@ body {{ width: 1000px; background: #fff }}
 </div></body></html>"""
 
 
-def groups(html: str, config: ExtractionConfig = CONFIG) -> list[list[str]]:
+def groups(html: str, params: EvbeParams = PARAMS) -> list[list[str]]:
     """The texts of the page grouped by visual block, in page order."""
-    prepared = prepare(html, None, config)
+    prepared = prepare(html, None, CONFIG)
     assert prepared.body is not None
-    visual = visual_blocks(html, None, prepared.body, config)
+    visual = visual_blocks(html, None, prepared.body, CONFIG, params)
     grouped: dict[int, list[str]] = defaultdict(list)
     for block, owner in zip(visual.page.blocks, visual.owners, strict=True):
         grouped[owner].append(block.text[:20])
@@ -118,7 +119,7 @@ def test_visual_distance_starts_a_block() -> None:
     <div style="background: #ffd; font-size: 12px; color: #333"><p>notice</p></div><p>plain two</p>
     </div></body></html>"""
     assert groups(html) == [["plain one", "plain two"], ["notice"]]
-    assert groups(html, ExtractionConfig(evbe_max_visual_distance=3)) == [
+    assert groups(html, EvbeParams(max_visual_distance=3)) == [
         ["plain one", "notice", "plain two"]
     ]
 

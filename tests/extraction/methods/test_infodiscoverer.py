@@ -7,16 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from extraction.config import ExtractionConfig
 from extraction.evaluate.metric import score_page
 from extraction.methods.base import SitePage
 from extraction.methods.cluster_terms import ClusterTerms
-from extraction.methods.infodiscoverer import ContentBlock, InfoDiscoverer, threshold
+from extraction.methods.infodiscoverer import ContentBlock, InfoDiscoverer, InfoDiscovererParams, threshold
 from extraction.result import Block, BlockKind
 from tests.extraction.methods.sites import whizzy_posts, whizzy_truth
 from tests.extraction.pages import find_block
 
-CONFIG = ExtractionConfig()
+PARAMS = InfoDiscovererParams()
 MENU = (
     "<table><tr><td>Home</td><td>World news</td><td>Sport results</td><td>Weather forecast</td></tr></table>"
 )
@@ -63,10 +62,10 @@ def test_the_threshold_rises_while_blocks_bring_new_terms() -> None:
         content(0.95, "home", "world", "news"),
     ]
     # 0.1 and 0.4 and 0.5 bring terms; the next occupied step (1.0) is past the redundant bound.
-    assert threshold(blocks, CONFIG) == pytest.approx(0.5)
+    assert threshold(blocks, PARAMS) == pytest.approx(0.5)
     flat = [*blocks[:3], content(0.55, "river", "dawn"), content(0.65, "new", "terms", "here")]
     # 0.6 adds nothing new: the growth stops there.
-    assert threshold(flat, CONFIG) == pytest.approx(0.5)
+    assert threshold(flat, PARAMS) == pytest.approx(0.5)
 
 
 def test_table_blocks_of_the_template_are_redundant() -> None:

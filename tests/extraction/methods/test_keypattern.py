@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from extraction.config import ExtractionConfig
-from extraction.methods.keypattern import KeyPattern, VirtualNode, key_patterns, repetitions, virtual_nodes
+from extraction.methods.keypattern import (
+    KeyPattern,
+    KeyPatternParams,
+    VirtualNode,
+    key_patterns,
+    repetitions,
+    virtual_nodes,
+)
 from tests.extraction.pages import FORUM, NEWS, find_block, fixture_bytes
 
 # Section 3.3: the sequence of one-depth child nodes of a sample page.
@@ -63,7 +69,7 @@ def test_article_paragraphs_form_virtual_blocks() -> None:
 
 
 def test_the_threshold_drops_blocks_with_fewer_tags() -> None:
-    result = KeyPattern(ExtractionConfig(keypattern_threshold=2)).extract(fixture_bytes(NEWS))
+    result = KeyPattern(params=KeyPatternParams(threshold=2)).extract(fixture_bytes(NEWS))
     assert find_block(result.blocks, "earned $2.8 billion, or $2.53 per diluted share").is_content
     # The article's first paragraph stands alone before the quote table: one tag, dropped as noise.
     lone = find_block(result.blocks, "Dow component Home Depot reported third-quarter earnings")

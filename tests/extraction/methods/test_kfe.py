@@ -6,8 +6,8 @@ import numpy as np
 
 from extraction.config import ExtractionConfig
 from extraction.dom import clean_tree, parse_html
-from extraction.methods.getblocks import getblocks, nearest_nodes, runs, tag_set
-from extraction.methods.kfe import FeatureExtractor, KFeatureExtractor, kmeans_1d, text_probability
+from extraction.methods.getblocks import GetBlocksParams, getblocks, nearest_nodes, runs, tag_set
+from extraction.methods.kfe import FeatureExtractor, KFeatureExtractor, KfeParams, kmeans_1d, text_probability
 from extraction.segment import Page
 from tests.extraction.pages import NEWS, find_block, fixture_bytes
 
@@ -61,7 +61,7 @@ def test_nearest_nodes_and_runs() -> None:
 
 
 def test_text_probability_is_the_share_of_text_features() -> None:
-    blocks = partition(PAGE, CONFIG.getblocks_tags).blocks
+    blocks = partition(PAGE, GetBlocksParams().tags).blocks
     menu = find_block(blocks, "Home News Sport")
     prose = find_block(blocks, "The search resumed")
     assert text_probability(menu) < 0.2  # the spaces between its anchors are its only own text
@@ -90,5 +90,5 @@ def test_k_fe_keeps_the_text_cluster_of_the_news_page() -> None:
 
 
 def test_one_cluster_keeps_every_block() -> None:
-    result = KFeatureExtractor(ExtractionConfig(kfe_clusters=1)).extract(fixture_bytes(NEWS))
+    result = KFeatureExtractor(params=KfeParams(clusters=1)).extract(fixture_bytes(NEWS))
     assert len(result.content_blocks) == len(result.blocks)

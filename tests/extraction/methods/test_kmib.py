@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from extraction.config import ExtractionConfig
 from extraction.evaluate.metric import score_page
 from extraction.methods.base import SitePage
 from extraction.methods.common import Subtrees
-from extraction.methods.kmib import CoverageTree, KMib, content_information, structure_information
+from extraction.methods.kmib import CoverageTree, KMib, KMibParams, content_information, structure_information
 from extraction.result import Block, BlockFeatures, BlockKind
 from tests.extraction.methods.sites import whizzy_posts, whizzy_truth
 from tests.extraction.pages import find_block, segment_html
@@ -74,7 +73,7 @@ def test_toc_blocks_are_anchors_to_the_sites_pages() -> None:
         )
         for n in range(6)
     ]
-    method = KMib(ExtractionConfig(kmib_toc_blocks=True))
+    method = KMib(params=KMibParams(toc_blocks=True))
     method.learn(posts)
     result = method.extract(PAGE, "https://example.test/")
     assert find_block(result.blocks, "Section 4").is_content

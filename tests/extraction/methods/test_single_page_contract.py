@@ -19,7 +19,7 @@ from extraction.methods.base import Method
 from extraction.methods.cetr import Cetr
 from extraction.methods.chunkweight import ChunkWeight
 from extraction.methods.domlocate import DomLocate
-from extraction.methods.keypattern import KeyPattern
+from extraction.methods.keypattern import KeyPattern, KeyPatternParams
 from tests.extraction.pages import FIXTURE_NAMES, fixture_bytes
 
 METHODS = (KeyPattern, DomLocate, ChunkWeight, Cetr)
@@ -90,7 +90,8 @@ def test_fixture_pages_keep_some_text(method: Method, name: str) -> None:
 
 def test_blocks_past_the_limit_are_not_read(method: Method) -> None:
     # Patterns of one element find no repetition: each paragraph is its own key-pattern block.
-    limited = type(method)(ExtractionConfig(max_blocks=50, keypattern_max_pattern_length=1))
+    params = KeyPatternParams(max_pattern_length=1) if isinstance(method, KeyPattern) else None
+    limited = type(method)(ExtractionConfig(max_blocks=50), params)
     paragraphs = "\n".join(f"<p>Paragraph {n} of a long page, with a comma.</p><br>" for n in range(200))
     result = result_of(limited, f"<html><body><div>{paragraphs}</div></body></html>")
     assert len(result.blocks) <= 50

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import statistics
 
 from extraction import ExtractionResult
@@ -60,10 +59,3 @@ def test_one_page_has_no_entropy() -> None:
     entropy.observe([])
     assert entropy.term_entropy("anything") == 0.0
     assert entropy.block_entropy("42") is None
-
-
-def test_state_round_trips_through_json(whizzy_posts: dict[str, ExtractionResult]) -> None:
-    entropy = _entropy(whizzy_posts)
-    restored = TermEntropy.from_dict(json.loads(json.dumps(entropy.to_dict())))
-    assert restored.pages == entropy.pages
-    assert restored.block_entropy("Recent Posts Archives") == entropy.block_entropy("Recent Posts Archives")

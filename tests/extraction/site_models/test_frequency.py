@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
-from extraction import ExtractionConfig, ExtractionResult
+from extraction import ExtractionResult
 from extraction.result import Block, BlockKind
+from extraction.site_models import SiteModelConfig
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key, mask_text
 from tests.extraction.pages import find_block
 from tests.extraction.site_models.pages import HEATING_POST
 
-SHAPE_MAX_CHARS = ExtractionConfig().site_shape_max_chars
+SHAPE_MAX_CHARS = SiteModelConfig().shape_max_chars
 
 
 def _key(block: Block) -> BlockKey:
@@ -74,9 +73,3 @@ def test_threshold_is_a_share_with_a_floor() -> None:
     assert frequency.threshold(0.5, 2) == 2
     frequency.pages = 45
     assert frequency.threshold(0.5, 2) == 23
-
-
-def test_state_round_trips_through_json(whizzy_posts: dict[str, ExtractionResult]) -> None:
-    frequency = _frequency(whizzy_posts)
-    restored = BlockFrequency.from_dict(json.loads(json.dumps(frequency.to_dict())))
-    assert restored == frequency

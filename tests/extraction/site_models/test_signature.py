@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from extraction import ExtractionConfig, ExtractionResult
-from extraction.site_models import Cluster, assign, page_signature, similarity
+from extraction import ExtractionResult
+from extraction.site_models import SiteClusters, SiteModelConfig, page_signature, similarity
 from extraction.site_models.signature import layout_path
 
-CONFIG = ExtractionConfig()
+CONFIG = SiteModelConfig()
 
 
 def _signature(result: ExtractionResult) -> frozenset[int]:
-    return page_signature(result.blocks, CONFIG.site_shingle_size, CONFIG.site_signature_depth)
+    return page_signature(result.blocks, CONFIG.shingle_size, CONFIG.signature_depth)
 
 
 def test_layout_path_keeps_tag_and_first_class() -> None:
@@ -20,12 +20,10 @@ def test_layout_path_keeps_tag_and_first_class() -> None:
 
 
 def test_whizzy_posts_share_one_cluster(whizzy_posts: dict[str, ExtractionResult]) -> None:
-    clusters: list[Cluster] = []
-    ids = {
-        assign(_signature(post), clusters, CONFIG.site_cluster_threshold) for post in whizzy_posts.values()
-    }
-    assert ids == {0}
-    assert clusters[0].pages == len(whizzy_posts)
+    clusters = SiteClusters(CONFIG.cluster_threshold)
+    names = {clusters.assign(_signature(post)) for post in whizzy_posts.values()}
+    assert len(names) == 1
+    assert clusters.clusters[names.pop()].pages == len(whizzy_posts)
 
 
 def test_python_docs_and_whizzy_posts_are_apart(
@@ -33,9 +31,9 @@ def test_python_docs_and_whizzy_posts_are_apart(
 ) -> None:
     post = _signature(next(iter(whizzy_posts.values())))
     assert all(similarity(post, _signature(page)) < 0.05 for page in python_docs)
-    clusters: list[Cluster] = []
-    whizzy = {assign(_signature(page), clusters, 0.5) for page in whizzy_posts.values()}
-    docs = {assign(_signature(page), clusters, 0.5) for page in python_docs}
+    clusters = SiteClusters(0.5)
+    whizzy = {clusters.assign(_signature(page)) for page in whizzy_posts.values()}
+    docs = {clusters.assign(_signature(page)) for page in python_docs}
     assert whizzy.isdisjoint(docs)
 
 

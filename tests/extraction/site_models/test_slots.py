@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from extraction.result import Block, BlockKind, Label
 from extraction.site_models.slots import TemplateSlots, in_region
 
@@ -51,13 +49,3 @@ def test_blocks_without_a_path_do_not_loop_the_region_search() -> None:
     block = Block(0, "", "p", BlockKind.PARAGRAPH, "Text", label=Label.CONTENT)
     slots.observe([(block, "", "shape")])
     assert slots.region(0.8) is None
-    restored = TemplateSlots.from_dict(json.loads(json.dumps(slots.to_dict())))
-    assert restored.region(0.8) is None
-
-
-def test_state_round_trips_through_json() -> None:
-    slots = _slots(4)
-    restored = TemplateSlots.from_dict(json.loads(json.dumps(slots.to_dict())))
-    assert restored.region(0.8) == slots.region(0.8)
-    assert restored.importance(BYLINE) == slots.importance(BYLINE)
-    assert restored.total_content_chars == slots.total_content_chars

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -110,20 +109,12 @@ def test_a_page_of_another_layout_is_not_noise() -> None:
     assert tree.noise_elements(other, 0.9, 0.3) == []
 
 
-def test_round_trip_through_json() -> None:
-    tree = tree_of(page("One story."), page("Another story.", "Two."))
-    copy = StyleTree.from_dict(json.loads(json.dumps(tree.to_dict())))
-    assert copy.importance(0.9) == pytest.approx(tree.importance(0.9))
-    assert copy.presentation_style(page("x")) == tree.presentation_style(page("x"))
-    assert copy.pages == 2
-
-
-def test_deep_pages_merge_and_persist_without_recursion() -> None:
+def test_deep_pages_merge_without_recursion() -> None:
     deep = body("<html><body>" + "<div>" * 2000 + "text" + "</div>" * 2000 + "</body></html>")
     tree = tree_of(deep, deep)
     assert max(node.level for node in tree.elements) > 1900
     assert tree.noise_elements(deep, 0.9, 0.3)
-    assert StyleTree.from_dict(json.loads(json.dumps(tree.to_dict()))).pages == 2
+    assert tree.pages == 2
 
 
 def test_whizzy_sidebar_is_noise_and_the_post_is_not(shared_dir: Path) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, event, inspect, text
 
 from pipelines.storage import make_engine, migrate
+from pipelines.storage.db import MIGRATIONS_DIR
 from pipelines.storage.models import Base
 
 TABLES = {"alembic_version", "sites", "clusters", "pages", "blocks", "page_blocks", "cluster_block_counts"}
@@ -24,7 +27,7 @@ def test_migrating_twice_is_a_noop(database_url: str) -> None:
             version = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
     finally:
         engine.dispose()
-    assert version == ["0002"]  # the latest migration: 0002_site_models
+    assert version == ["0003"]  # the latest migration: 0003_no_final_url
     changes = [sql for sql in statements if sql.lstrip().split()[0].upper() in {"CREATE", "ALTER", "DROP"}]
     assert changes == []
 
@@ -80,3 +83,34 @@ def _view_documentation(connection: Connection, view: str) -> str:
     else:
         query = text("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = :view")
     return connection.scalar(query, {"view": view}) or ""
+
+
+def _upgrade(connection: Connection, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+def test_pages_stored_under_0002_keep_their_rows_and_lose_only_final_url(database_url: str) -> None:
+    engine = make_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            _upgrade(connection, "0002")
+            connection.execute(text("INSERT INTO sites (id, host) VALUES (1, 'a.example')"))
+            connection.execute(
+                text(
+                    "INSERT INTO pages (id, url, final_url, status, fetched_at, title, site_id, "
+                    "raw_html_bytes, visible_text_bytes, stored_bytes, content_hash) VALUES (1, "
+                    "'http://a.example/', 'http://a.example/', 200, '2026-11-22 12:00:00+00', 'A page', 1, "
+                    "100, 10, 5, 'abc')"
+                )
+            )
+        migrate(engine)
+        with engine.connect() as connection:
+            columns = {column["name"] for column in inspect(connection).get_columns("pages")}
+            row = connection.execute(text("SELECT url, title, site FROM clean_pages")).one()
+    finally:
+        engine.dispose()
+    assert "final_url" not in columns
+    assert tuple(row) == ("http://a.example/", "A page", "a.example")

@@ -8,17 +8,20 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from scrapy.utils.test import get_crawler
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from extraction import ExtractionConfig, text_hash
+from extraction import text_hash
+from extraction.site_models import SiteModelConfig
 from pipelines.cluster import ClusterPipeline
+from pipelines.context import CrawlContext
 from pipelines.noise import NoisePipeline
 from pipelines.storage import make_engine, session_factory
 from pipelines.storage.models import Block, Page, PageBlock, clean_pages
 from pipelines.storage.reclean import reclean_cluster
-from pipelines.store import RECLEAN_REBUILT, StoragePipeline
+from pipelines.store import StoragePipeline
+from records.stats import RECLEAN_REBUILT
+from tests.addon import addon_crawler
 from tests.pipelines.databases import postgres_schema
 from tests.pipelines.pages import whizzy_item, whizzy_post_files
 
@@ -35,12 +38,11 @@ class Process:
             "EXTRACTION_SITE_MIN_PAGES": MIN_PAGES,
             **extra,
         }
-        crawler = get_crawler(settings_dict=settings)
+        crawler = addon_crawler(settings)
+        self.context = CrawlContext.of(crawler)
         self.cluster = ClusterPipeline.from_crawler(crawler)
         self.noise = NoisePipeline.from_crawler(crawler)
         self.store = StoragePipeline.from_crawler(crawler)
-        self.cluster.open_spider()
-        self.store.open_spider()
 
     def crawl(self, shared_dir: Path, post: str) -> None:
         """Pass one whizzy post through the pipelines, as the spider's item."""
@@ -49,7 +51,7 @@ class Process:
 
     def close(self) -> None:
         self.store.close_spider()
-        self.cluster.close_spider()
+        self.context.close()
 
 
 def _crawl_posts(shared_dir: Path, database_url: str, count: int) -> Process:
@@ -204,7 +206,7 @@ def test_the_crawls_model_labels_as_a_model_rebuilt_from_the_store(
     with _sessions(database_url) as sessions, sessions.begin() as session:
         cluster_id = session.scalars(select(Page.cluster_id)).first()
         assert cluster_id is not None
-        again = reclean_cluster(session, cluster_id, ExtractionConfig(site_min_pages=MIN_PAGES))
+        again = reclean_cluster(session, cluster_id, SiteModelConfig(min_pages=MIN_PAGES))
     assert again.pages == MIN_PAGES + 3
     assert again.pages_changed == 0
 

@@ -10,10 +10,10 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from crawler.items import PageItem
 from extraction import text_hash
 from pipelines.storage import savings_by_site, store_pages
 from pipelines.storage.models import Block, Cluster, ClusterBlockCount, Page, PageBlock, Site, clean_pages
+from records import PageRecord
 from tests.pipelines.items import fixture_items, make_item, whizzy_items
 
 Sessions = sessionmaker[Session]
@@ -24,7 +24,7 @@ NAV = ("Home | About | Contact", "noise")
 FOOTER = ("Copyright 2026 Shop", "noise")
 
 
-def store(sessions: Sessions, items: list[PageItem]) -> None:
+def store(sessions: Sessions, items: list[PageRecord]) -> None:
     with sessions.begin() as session:
         store_pages(session, items)
 
@@ -73,7 +73,7 @@ def test_page_row_and_its_block_rows(sessions: Sessions) -> None:
         page = session.scalars(select(Page)).one()
         site = session.get(Site, page.site_id)
         cluster = session.get(Cluster, page.cluster_id)
-    assert (page.url, page.final_url, page.status, page.title) == (HOME, HOME, 200, "A page")
+    assert (page.url, page.status, page.title) == (HOME, 200, "A page")
     assert page.fetched_at.replace(tzinfo=None) == item.fetched_at.replace(tzinfo=None)
     assert page.raw_html_bytes == item.raw_html_bytes
     assert page.visible_text_bytes == item.visible_text_bytes
@@ -248,10 +248,10 @@ def test_whizzy_pages_round_trip(sessions: Sessions, shared_dir: Path) -> None:
     assert row_counts(sessions)["page_blocks"] == sum(len(item.blocks) for item in items)
 
 
-def expected_savings(items: list[PageItem]) -> dict[str, tuple[int, int, int, int]]:
+def expected_savings(items: list[PageRecord]) -> dict[str, tuple[int, int, int, int]]:
     """Per site, computed in Python: pages, raw HTML bytes, visible text bytes, stored bytes (the distinct
     content texts of the site + 8 bytes per block row)."""
-    sites: dict[str, list[PageItem]] = {}
+    sites: dict[str, list[PageRecord]] = {}
     for item in items:
         sites.setdefault(item.site, []).append(item)
     expected = {}

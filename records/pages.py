@@ -1,11 +1,13 @@
-"""Items the `site` spider yields and the pipelines pass along (Scrapy dataclass items via itemadapter).
+"""The record of a crawled page and of each of its blocks: the item the spider yields and the store keeps.
 
-The contract between the crawl and the pipelines: the spider fills in what the response and the crawl's
-extraction method give; `pipelines/cluster.py` sets `site` and `cluster`; `pipelines/method.py` labels the
-page again once a site-level method has learned its cluster; `pipelines/noise.py` revises labels and sets
-`content_hash`; `pipelines/store.py` persists the item. No HTML travels past `MethodPipeline`, and only a
-site-level method's crawl carries it that far; the extraction's own blocks go no further than
-`NoisePipeline`, whose site model reads them.
+The spider fills in what the response and the crawl's extraction method give; `pipelines.cluster` sets
+`cluster`; `pipelines.method` labels the page again once a site-level method has learned its cluster;
+`pipelines.noise` revises labels and sets `content_hash`; `pipelines.store` persists the record. Scrapy
+takes a dataclass as an item as it is (itemadapter), so the record is the item: there is no second type.
+
+Some fields travel only part of the way and are cleared before storage: `html`, with a site-level method,
+up to `MethodPipeline`; `extracted` and `keys`, the extraction's own blocks, up to `NoisePipeline`, whose
+site model reads them.
 """
 
 from __future__ import annotations
@@ -59,11 +61,11 @@ class BlockRecord:
 
 
 @dataclass(slots=True)
-class PageItem:
-    """One crawled HTML page after extraction."""
+class PageRecord:
+    """One crawled HTML page after extraction, identified by its final URL."""
 
     url: str
-    final_url: str
+    site: str
     status: int
     fetched_at: datetime
     title: str
@@ -71,7 +73,6 @@ class PageItem:
     raw_html_bytes: int
     visible_text_bytes: int
     blocks: list[BlockRecord] = field(default_factory=list)
-    site: str = ""
     cluster: str = ""
     content_hash: str = ""
     # How many pages the cluster's model had seen with this one (0: no site model observed it).
@@ -79,8 +80,8 @@ class PageItem:
     # The response body, only when the crawl's method is site-level: `MethodPipeline` learns from it and
     # extracts it again, then clears it (`encoding` is the charset it was decoded with).
     html: bytes = b""
-    # The extraction's own blocks (single-page labels) and their site-model keys, while the item is young:
-    # a site model observes them without rebuilding one block per record (`model_input`).
+    # The extraction's own blocks (single-page labels) and their site-model keys, while the record is
+    # young: a site model observes them without rebuilding one block per record (`model_input`).
     extracted: list[Block] = field(default_factory=list)
     keys: list[BlockKey] = field(default_factory=list)
 
@@ -89,16 +90,17 @@ class PageItem:
         cls,
         result: ExtractionResult,
         url: str,
+        site: str,
         status: int,
         raw_html_bytes: int,
         fetched_at: datetime,
         shape_max_chars: int,
-    ) -> PageItem:
-        """The item of one extracted page, identified by `url` (its final URL in a crawl)."""
+    ) -> PageRecord:
+        """The record of one extracted page, identified by `url` (its final URL in a crawl)."""
         keys = _keys(result, shape_max_chars)
         return cls(
             url=url,
-            final_url=url,
+            site=site,
             status=status,
             fetched_at=fetched_at,
             title=result.title,
@@ -120,11 +122,11 @@ class PageItem:
         """The blocks as single-page extraction labelled them, and their keys, for a site model."""
         if len(self.extracted) == len(self.blocks):
             return self.extracted, self.keys
-        # An item not made by `of`, or whose extraction was forgotten: rebuilt from its records.
+        # A record not made by `of`, or whose extraction was forgotten: rebuilt from its block records.
         return [record.single_page_block() for record in self.blocks], [record.key for record in self.blocks]
 
     def forget_extraction(self) -> None:
-        """Drop the extraction's blocks: only the records travel on to storage."""
+        """Drop the extraction's blocks: only the block records travel on to storage."""
         self.extracted, self.keys = [], []
 
     @property

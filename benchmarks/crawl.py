@@ -21,7 +21,7 @@ With ``--methods all`` (or a list of names, `extraction.methods.registry.METHODS
 ``site`` crawl per extraction method (``EXTRACTION_METHOD``, everything else as the ``cleancrawl`` run)
 and prints the same columns, one row per method, each scored on the ground-truth pages its crawl reached.
 
-Usage: ``python -m crawler.benchmark [--shared DIR] [--sites whizzy,python311] [--peers trafilatura,...]
+Usage: ``python -m benchmarks.crawl [--shared DIR] [--sites whizzy,python311] [--peers trafilatura,...]
 [--methods all|NAME,...]``
 """
 
@@ -221,7 +221,7 @@ def _methods(names: str) -> list[str]:
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m crawler.benchmark", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.crawl", description=__doc__.splitlines()[0])
     default_shared = os.environ.get("CLEANCRAWL_SHARED") or str(REPO_ROOT.parent / "shared")
     parser.add_argument("--shared", default=default_shared, help="the shared data directory (sites/)")
     parser.add_argument("--sites", default="whizzy,python311", help="comma-separated site names")

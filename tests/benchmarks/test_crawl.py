@@ -1,4 +1,4 @@
-"""`crawler.benchmark --methods`: which methods it crawls with, and the table it prints."""
+"""`benchmarks.crawl --methods`: which methods it crawls with, and the table it prints."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from crawler.benchmark import Figures, Site, SiteRow, main, render
+from benchmarks.crawl import Figures, Site, SiteRow, main, render
 from extraction.evaluate.metric import Summary
 from extraction.methods.registry import UnknownMethodError
 

@@ -1,0 +1,48 @@
+"""cleancrawl as a Scrapy add-on: its components and the defaults of its settings, installed in one place.
+
+Enabled in the project's ``settings.py`` (``ADDONS``); another Scrapy project can enable it the same way.
+It adds the crawl context (an extension every component shares, `pipelines.context.CrawlContext`), the
+item pipelines, the progress and stats extensions, and the scope-aware offsite middleware in place of
+Scrapy's (the scope is host *and* port). A component the project disabled (``None``) stays disabled.
+"""
+
+from __future__ import annotations
+
+from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
+from scrapy.settings import BaseSettings
+
+from crawler import default_settings
+from crawler.extensions import ProgressLog, StatsJson
+from crawler.middlewares import ScopeOffsiteMiddleware
+from pipelines.cluster import ClusterPipeline
+from pipelines.context import CrawlContext
+from pipelines.method import MethodPipeline
+from pipelines.noise import NoisePipeline
+from pipelines.store import StoragePipeline
+
+# Segmentation runs in the spider (one parse per page); then template cluster, a site-level method's
+# learning, noise, storage.
+ITEM_PIPELINES = {ClusterPipeline: 300, MethodPipeline: 350, NoisePipeline: 400, StoragePipeline: 800}
+EXTENSIONS = {CrawlContext: 0, ProgressLog: 500, StatsJson: 510}
+DOWNLOADER_MIDDLEWARES = {OffsiteMiddleware: None, ScopeOffsiteMiddleware: 50}
+
+
+class CleancrawlAddon:
+    """Install cleancrawl's components and its settings' defaults."""
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        """Add the defaults below the project's settings, and the components the project has not named."""
+        apply_defaults(settings)
+        for name, components in (
+            ("ITEM_PIPELINES", ITEM_PIPELINES),
+            ("EXTENSIONS", EXTENSIONS),
+            ("DOWNLOADER_MIDDLEWARES", DOWNLOADER_MIDDLEWARES),
+        ):
+            for component, priority in components.items():
+                settings.setdefault_in_component_priority_dict(name, component, priority)
+
+
+def apply_defaults(settings: BaseSettings) -> None:
+    """cleancrawl's settings at "addon" priority (project and command-line values stay): for the crawl, and
+    for commands, which run without a crawler and so without add-ons."""
+    settings.setmodule(default_settings, priority="addon")

@@ -1,0 +1,32 @@
+"""cleancrawl's own settings and their defaults: the one place they are set.
+
+The add-on (`crawler.addon.CleancrawlAddon`) installs them at Scrapy's "addon" priority, below a project's
+``settings.py`` and ``-s NAME=value``, as Scrapy's own ``default_settings.py`` does for its settings;
+components read them without a fallback of their own. Extraction settings (``EXTRACTION_*``) are not
+listed here: every field of the library's config dataclasses is one, with the dataclass's default
+(`pipelines.config`).
+"""
+
+# --- Clustering (pipelines.cluster) ---------------------------------------------------------------------
+# Group each site's pages by template; the signature and threshold are EXTRACTION_SITE_* settings.
+CLUSTER_ENABLED = True
+
+# --- Noise (pipelines.noise) ----------------------------------------------------------------------------
+# Settle each block's label and count what is kept; off, every page keeps the spider's labels and noise
+# text reaches storage.
+NOISE_ENABLED = True
+# Cross-page site models: revise labels by cluster and re-clean stored pages when a cluster matures and
+# at the end of the crawl. Part of the cleancrawl method: off with another EXTRACTION_METHOD.
+SITE_MODELS_ENABLED = True
+
+# --- Storage (pipelines.store) --------------------------------------------------------------------------
+# SQLAlchemy URL of the store: sqlite:///PATH or postgresql+psycopg://USER@HOST/DB; empty: nothing stored.
+DATABASE_URL = "sqlite:///cleancrawl.db"
+# Pages written per transaction: a crash loses at most the batch being filled.
+STORAGE_BATCH_SIZE = 50
+
+# --- Progress and stats (crawler.extensions) ------------------------------------------------------------
+# A progress line every this many kept pages and once at the end (0: off).
+PROGRESS_INTERVAL_PAGES = 50
+# Write the final stats as JSON to this file when the spider closes (empty: off).
+STATS_JSON_PATH = ""

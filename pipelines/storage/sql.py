@@ -1,0 +1,81 @@
+"""`SqlStore`: a crawl's pages in SQL (SQLite or PostgreSQL), behind the small interface the storage
+pipeline uses (`pipelines.store.PageStore`), as Scrapy's files pipeline keeps its stores apart.
+
+Pages are written a batch per transaction; when a batch fails, its pages are written one per transaction,
+so that a page that cannot be stored costs only itself. Re-cleaning revises the stored pages of some
+clusters with their models and, when asked, forgets the text of blocks no page holds as content.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from extraction.site_models import SiteModel
+from pipelines.cluster_models import CrawlModels
+from pipelines.config import CrawlConfig
+from pipelines.storage.reclean import RecleanSummary, purge_noise_text, reclean_cluster, stored_urls
+from pipelines.storage.repository import BatchSummary, cluster_ids, store_pages
+from records import PageRecord
+
+logger = logging.getLogger(__name__)
+
+
+class SqlStore:
+    """Store page records and re-clean stored clusters in one SQL database."""
+
+    def __init__(
+        self, sessions: sessionmaker[Session], config: CrawlConfig, models: CrawlModels | None
+    ) -> None:
+        self.sessions = sessions
+        self.config = config
+        # With site models, noise text is kept until the page's cluster has re-cleaned it.
+        self.models = models
+
+    def persist(self, pages: Sequence[PageRecord]) -> tuple[list[PageRecord], BatchSummary]:
+        """Write the pages in one transaction, or one per transaction when that fails; the pages stored."""
+        try:
+            return list(pages), self._write(pages)
+        except SQLAlchemyError:
+            logger.exception("Writing a batch of %d pages failed; retrying page by page", len(pages))
+        stored: list[PageRecord] = []
+        summary = BatchSummary()
+        for page in pages:
+            try:
+                one = self._write([page])
+            except SQLAlchemyError:
+                logger.exception("Could not store %s", page.url)
+                continue
+            stored.append(page)
+            summary.new += one.new
+            summary.changed += one.changed
+            summary.unchanged += one.unchanged
+        return stored, summary
+
+    def reclean(self, clusters: Iterable[tuple[str, str]], purge: bool) -> RecleanSummary:
+        """Re-clean every stored page of the (site, cluster) pairs in one transaction; then forget noise text
+        if asked. Raises `SQLAlchemyError` when the database fails (nothing is changed then)."""
+        summary = RecleanSummary()
+        with self.sessions.begin() as session:
+            for (site, cluster), cluster_id in cluster_ids(session, clusters).items():
+                model = self._learned_model(session, site, cluster, cluster_id)
+                if model is None:
+                    summary.models_rebuilt += 1
+                summary.add(reclean_cluster(session, cluster_id, self.config.of(site).model, model))
+            if purge:
+                summary.purged = purge_noise_text(session)
+        return summary
+
+    def _write(self, pages: Sequence[PageRecord]) -> BatchSummary:
+        with self.sessions.begin() as session:
+            return store_pages(session, pages, keep_noise_text=self.models is not None)
+
+    def _learned_model(self, session: Session, site: str, cluster: str, cluster_id: int) -> SiteModel | None:
+        """This crawl's model of the cluster when it has seen exactly its stored pages; None to rebuild it."""
+        learned = self.models.get(site, cluster) if self.models is not None else None
+        if learned is not None and learned.mirrors(stored_urls(session, cluster_id)):
+            return learned.model
+        return None

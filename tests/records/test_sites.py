@@ -1,0 +1,21 @@
+"""A URL's site: host and port, the scheme's default port left out."""
+
+from __future__ import annotations
+
+from records import site_of
+
+
+def test_site_of_keeps_only_non_default_ports() -> None:
+    assert site_of("http://Example.org:80/a") == "example.org"
+    assert site_of("https://example.org/a") == "example.org"
+    assert site_of("https://example.org:443/a") == "example.org"
+    assert site_of("http://127.0.0.1:8001/a") == "127.0.0.1:8001"
+
+
+def test_an_ipv6_host_keeps_its_brackets() -> None:
+    assert site_of("http://[::1]:8000/") == "[::1]:8000"
+    assert site_of("http://[2001:db8::1]/") == "[2001:db8::1]"
+
+
+def test_a_url_without_a_valid_port_is_its_host() -> None:
+    assert site_of("http://example.org:99999/") == "example.org"
