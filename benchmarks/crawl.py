@@ -44,7 +44,7 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.settings import BaseSettings
 from scrapy.spiders import CrawlSpider, Rule
 
-from crawler.localserver import serve_directory
+from benchmarks.localserver import serve_directory
 from extraction.evaluate.metric import Summary, score_page, summarize
 from extraction.evaluate.peers import PeerUnavailableError, load_peer
 from extraction.methods.registry import DEFAULT_METHOD, METHODS, get_method

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from crawler.localserver import LocalServer, running
+from benchmarks.localserver import LocalServer, running
 
 # A handler answers one GET request through the request handler it is given.
 Route = Callable[[BaseHTTPRequestHandler], None]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.crawl import PYTHON_DOCS, load_truth, score_stored, stored_text
-from crawler.localserver import serve_directory
+from benchmarks.localserver import serve_directory
 from records import stats
 from tests.crawl_runner import CrawlRun, run_crawl
 from tests.crawler.pages import article
