@@ -19,7 +19,7 @@ COMPILED := $(VENV)/.compiled
 BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTHON_DOCS := /usr/share/doc/python3.11/html
 
-.PHONY: test lint check evaluate bench bench-methods crawl bench-crawl services docs-data clean distclean
+.PHONY: test lint check evaluate bench bench-methods crawl bench-crawl sites-data services docs-data clean distclean
 
 # The virtualenv: rebuilt only when pyproject.toml or setup.py is newer than the stamp, so a second run calls
 # no pip. pip is upgraded first: the one bundled with Python 3.11 fails on normalised extras (lxml[html_clean]).
@@ -71,6 +71,12 @@ crawl: $(COMPILED)
 # The crawl against a plain Scrapy crawl of whizzy and the Python docs: time, memory, storage, F1 and peers.
 bench-crawl: $(COMPILED) docs-data
 	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.crawl
+
+# Real test sites beyond the shared three (benchmarks/sites.py): Debian documentation packages (installed when
+# root), fetched mirrors (CLEANCRAWL_MIRRORS, default ../.mirror), ground truth in .cache/sites. Never fails.
+sites-data: $(STAMP)
+	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.sites build --install || true
+	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.sites list
 
 # Local PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) for the suites that need them. Starts what is
 # stopped when it can; never fails: tests that need a missing service fail loudly on their own.

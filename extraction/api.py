@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from lxml import etree
+
 from extraction.config import ExtractionConfig
 from extraction.features import compute_features
 from extraction.prepare import prepare, result_reason, truncated
@@ -37,6 +39,15 @@ def extract(
     result, body = prepared.result, prepared.body
     if body is None:
         return result
+    label_prepared(result, body, config)
+    if site_model is not None:
+        site_model.apply(result.blocks, result.title)
+    return result
+
+
+def label_prepared(result: ExtractionResult, body: etree._Element, config: ExtractionConfig) -> None:
+    """Segment a prepared page's cleaned body and label its blocks into `result` (what `extract` does after
+    `extraction.prepare`)."""
     page = segment(body, config)
     result.blocks = page.blocks
     result.hrefs = page.hrefs
@@ -45,9 +56,6 @@ def extract(
     result.reason = result_reason(
         page.blocks, nothing_kept, truncated(page.truncated, config.max_blocks), result.reason
     )
-    if site_model is not None:
-        site_model.apply(result.blocks, result.title)
-    return result
 
 
 def _label(page: Page, title: str, config: ExtractionConfig) -> str:

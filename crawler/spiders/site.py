@@ -46,15 +46,7 @@ from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.scope import Scope, parse_seeds
-from extraction import (
-    BUILD,
-    DocumentTooLargeError,
-    EmptyDocumentError,
-    ExtractionConfig,
-    ExtractionError,
-    ExtractionResult,
-    NotHTMLError,
-)
+from extraction import BUILD, ExtractionConfig, ExtractionError, ExtractionResult
 from extraction.links import normalise_url
 from extraction.methods.base import Method
 from extraction.methods.registry import get_method
@@ -71,14 +63,6 @@ _ARCHIVES = (".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".tar", ".deb"
 _MEDIA = (".mp3", ".mp4", ".m4a", ".avi", ".mov", ".mkv", ".webm", ".ogg", ".wav", ".flac")
 _ASSETS = (".woff", ".woff2", ".ttf", ".otf", ".eot", ".css", ".js", ".mjs", ".map", ".json", ".txt", ".csv")
 NON_HTML_EXTENSIONS = frozenset(_IMAGES + _DOCUMENTS + _ARCHIVES + _MEDIA + _ASSETS)
-
-# Reasons for an extraction error, in the stats key `cleancrawl/pages_skipped/<reason>`.
-_EXTRACTION_REASONS: tuple[tuple[type[ExtractionError], str], ...] = (
-    (NotHTMLError, "binary_body"),
-    (EmptyDocumentError, "empty_body"),
-    (DocumentTooLargeError, "too_large"),
-)
-
 
 class SiteSpider(Spider):
     """Crawl the seeds' sites (host:port), extract each HTML page once, yield one `PageRecord` per page."""
@@ -155,7 +139,7 @@ class SiteSpider(Spider):
         try:
             result = method.extract(response.body, url=response.url, encoding=_charset(response))
         except ExtractionError as error:
-            self._skip(_extraction_reason(error), response.url, str(error))
+            self._skip(error.kind, response.url, str(error))
             return
         if result.refresh_url and result.refresh_url != final_url:
             yield from self._follow_refresh(response, result.refresh_url)
@@ -297,13 +281,6 @@ def page_record(
     if keep_html:
         page.html = response.body
     return page
-
-
-def _extraction_reason(error: ExtractionError) -> str:
-    for kind, reason in _EXTRACTION_REASONS:
-        if isinstance(error, kind):
-            return reason
-    return "extraction_error"
 
 
 def _failure_reason(failure: Failure) -> str:

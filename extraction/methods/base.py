@@ -12,7 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Generic, TypeVar, cast
 
+from lxml import etree
+
 from extraction.config import ExtractionConfig
+from extraction.prepare import PreparedPage, prepare
 from extraction.result import ExtractionResult
 
 
@@ -67,8 +70,21 @@ class Method(ABC, Generic[ParamsT]):
         """Learn from pages of one site or cluster (site-level methods; a later call adds to what was
         learned, a page met again counts once); others ignore it."""
 
-    @abstractmethod
     def extract(
         self, html: str | bytes, url: str | None = None, encoding: str | None = None
     ) -> ExtractionResult:
-        """Segment one page into blocks and label each informative or noise."""
+        """Segment one page into blocks and label each informative or noise.
+
+        Every method starts as `extraction.extract` does (`extraction.prepare`: decode, parse, read the
+        title and links, clean); raises an `ExtractionError` subclass for input that is not a page.
+        """
+        prepared = prepare(html, url, self.config, encoding)
+        if prepared.body is None:
+            return prepared.result
+        return self.label_page(SitePage(html, url, encoding), prepared, prepared.body)
+
+    @abstractmethod
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
+        """The method's own steps on a prepared page: segment its cleaned `body` into blocks and label
+        them, into `prepared.result`; `source` is the input as given (for a method that reads more than the
+        cleaned body: its style sheets, its identity among the pages it learned)."""

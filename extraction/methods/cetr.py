@@ -27,9 +27,9 @@ import numpy.typing as npt
 from lxml import etree
 
 from extraction.config import ExtractionConfig
-from extraction.methods.base import Method, Params
+from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.common import page_hrefs
-from extraction.prepare import prepare, result_reason, truncated
+from extraction.prepare import PreparedPage, result_reason, truncated
 from extraction.result import Block, BlockKind, ExtractionResult, Label
 from extraction.segment import LINE_BREAKING_TAGS
 
@@ -198,15 +198,9 @@ class Cetr(Method[CetrParams]):
     paper = "seed 004: CETR, tag ratios per line, smoothed; threshold, k-means or 2-D clustering"
     params_type = CetrParams
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label each text line of the page content or noise by its smoothed tag ratio."""
-        config, params = self.config, self.params
-        prepared = prepare(html, url, config, encoding)
-        result, body = prepared.result, prepared.body
-        if body is None:
-            return result
+        config, params, result = self.config, self.params, prepared.result
         result.hrefs = page_hrefs(body)
         markup = etree.tostring(body, method="html", encoding="unicode")
         lines = source_lines(markup, params.line_chars)

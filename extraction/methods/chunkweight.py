@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from lxml import etree
+
 from extraction.config import ExtractionConfig
 from extraction.features import compute_features, content_weight, noise_score
-from extraction.methods.base import Method, Params
-from extraction.methods.common import Subtrees, extract_segmented
+from extraction.methods.base import Method, Params, SitePage
+from extraction.methods.common import Subtrees, label_segmented
+from extraction.prepare import PreparedPage
 from extraction.result import BlockFeatures, ExtractionResult, Label
 from extraction.segment import Page
 
@@ -59,11 +62,9 @@ class ChunkWeight(Method[ChunkWeightParams]):
         self._window_config = replace(self.config, noise_word_max_chars=self.params.noise_word_max_chars)
         self._chunk_tags = frozenset(self.params.chunk_tags.split())
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Segment the page and keep the heaviest window that is not noise."""
-        return extract_segmented(html, url, encoding, self.config, self._label)
+        return label_segmented(prepared, body, self.config, self._label)
 
     def _label(self, page: Page) -> str:
         totals = compute_features(page.blocks, self.config)

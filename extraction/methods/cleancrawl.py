@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from extraction.api import extract
-from extraction.methods.base import Method
+from lxml import etree
+
+from extraction.api import label_prepared
+from extraction.methods.base import Method, SitePage
+from extraction.prepare import PreparedPage
 from extraction.result import ExtractionResult
 
 
@@ -13,8 +16,7 @@ class CleanCrawl(Method):
     name = "cleancrawl"
     paper = "cleancrawl default: seed 001 steps 3-5 with seed 002 features and jusText-style revision"
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
-        """`extraction.extract` with this method's config."""
-        return extract(html, url=url, config=self.config, encoding=encoding)
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
+        """`extraction.extract`'s steps with this method's config."""
+        label_prepared(prepared.result, body, self.config)
+        return prepared.result

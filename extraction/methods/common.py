@@ -15,7 +15,7 @@ import numpy.typing as npt
 from lxml import etree
 
 from extraction.config import ExtractionConfig
-from extraction.prepare import prepare, result_reason, truncated
+from extraction.prepare import PreparedPage, result_reason, truncated
 from extraction.result import Block, BlockFeatures, ExtractionResult
 from extraction.segment import Page, segment
 
@@ -43,19 +43,15 @@ _HREFS = etree.XPath(".//a/@href", smart_strings=False)
 Labeller = Callable[[Page], str]
 
 
-def extract_segmented(
-    html: str | bytes,
-    url: str | None,
-    encoding: str | None,
+def label_segmented(
+    prepared: PreparedPage,
+    body: etree._Element,
     config: ExtractionConfig,
     label: Labeller,
     removed_tags: Sequence[str] = (),
 ) -> ExtractionResult:
-    """Prepare and segment a page as `extraction.extract` does (`removed_tags` dropped first), then label."""
-    prepared = prepare(html, url, config, encoding)
-    result, body = prepared.result, prepared.body
-    if body is None:
-        return result
+    """Segment a prepared page as `extraction.extract` does (`removed_tags` dropped first), then label."""
+    result = prepared.result
     # The links of removed elements (a <form> may wrap the whole page) are still the page's links to crawl.
     hrefs = page_hrefs(body) if removed_tags else None
     if removed_tags:

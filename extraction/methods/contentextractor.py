@@ -18,11 +18,14 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from lxml import etree
+
 from extraction.config import ExtractionConfig
 from extraction.methods.base import Method, Params, SitePage
-from extraction.methods.getblocks import getblocks, getblocks_page, tag_set
+from extraction.methods.getblocks import getblocks, tag_set
 from extraction.methods.kfe import KfeParams, label_by_kfe
 from extraction.methods.sitepages import finish, label, learned_pages, page_key
+from extraction.prepare import PreparedPage
 from extraction.result import Block, ExtractionResult
 from extraction.site_models.entropy import terms
 
@@ -133,14 +136,10 @@ class ContentExtractor(Method[ContentExtractorParams]):
             self.store.add(self.keys[page.key], getblocks(page.body, tags, self.config).blocks)
         self.store.build_index()
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label each block by its inverse block document frequency across the learned pages."""
-        prepared, page = getblocks_page(html, url, encoding, self.config, self.params.kfe.getblocks)
-        if page is None:
-            return prepared.result
-        key = page_key(html)
+        page = getblocks(body, tag_set(self.params.kfe.getblocks.tags), self.config)
+        key = page_key(source.html)
         others = len(self.keys) - (key in self.keys)
         if not others:
             why = "no other page of the site was learned: K-FE's choice"

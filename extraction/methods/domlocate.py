@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from extraction.methods.base import Method, Params
-from extraction.methods.common import Subtrees, extract_segmented
+from lxml import etree
+
+from extraction.methods.base import Method, Params, SitePage
+from extraction.methods.common import Subtrees, label_segmented
+from extraction.prepare import PreparedPage
 from extraction.result import ExtractionResult, Label
 from extraction.segment import Page
 
@@ -43,12 +46,10 @@ class DomLocate(Method[DomLocateParams]):
     paper = "seed 001: clean, drop text-less and unrelated nodes, locate the content node, add siblings"
     params_type = DomLocateParams
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Segment the page and keep the blocks of the content node and of its qualified siblings."""
         unrelated = self.params.unrelated_tags.split()
-        return extract_segmented(html, url, encoding, self.config, self._label, unrelated)
+        return label_segmented(prepared, body, self.config, self._label, unrelated)
 
     def _label(self, page: Page) -> str:
         subtrees = Subtrees.of(page)

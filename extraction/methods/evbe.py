@@ -45,12 +45,12 @@ import numpy.typing as npt
 from lxml import etree
 
 from extraction.config import ExtractionConfig
-from extraction.methods.base import Method, Params
+from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.common import page_hrefs
 from extraction.methods.css import Style, compile_sheets, computed_styles, page_stylesheets
 from extraction.methods.marks import block_marks, mark
 from extraction.methods.sitepages import finish, label
-from extraction.prepare import prepare
+from extraction.prepare import PreparedPage
 from extraction.result import Block, ExtractionResult
 from extraction.segment import Page, segment
 
@@ -396,16 +396,11 @@ class Evbe(Method[EvbeParams]):
     paper = "seed 003, Win & Thwin: EVBE visual blocks (rules 1-10) and EIFCE's informative block"
     params_type = EvbeParams
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Segment the page into visual blocks and keep the informative one."""
-        prepared = prepare(html, url, self.config, encoding)
-        if prepared.body is None:
-            return prepared.result
         # Rule 1 drops what the style sheets hide (a drop-down menu): its links are still the page's links.
-        hrefs = page_hrefs(prepared.body)
-        visual = visual_blocks(html, encoding, prepared.body, self.config, self.params)
+        hrefs = page_hrefs(body)
+        visual = visual_blocks(source.html, source.encoding, body, self.config, self.params)
         if visual.page.blocks:
             self._label(visual)
         result = finish(prepared, visual.page)

@@ -16,7 +16,6 @@ from lxml import etree
 
 from extraction.config import ExtractionConfig
 from extraction.methods.base import Params
-from extraction.prepare import PreparedPage, prepare
 from extraction.segment import BLOCK_TAGS, Page, segment
 
 # Kept whatever the tag set: the roots every path starts from.
@@ -82,17 +81,3 @@ def runs(keys: list[int]) -> list[int]:
         same = index > 0 and keys[index - 1] == key
         groups.append(groups[-1] if same else (groups[-1] + 1 if groups else 0))
     return groups
-
-
-def getblocks_page(
-    html: str | bytes,
-    url: str | None,
-    encoding: str | None,
-    config: ExtractionConfig,
-    params: GetBlocksParams,
-) -> tuple[PreparedPage, Page | None]:
-    """Prepare a page and partition it with GetBlocks (no page when there is no body)."""
-    prepared = prepare(html, url, config, encoding)
-    if prepared.body is None:
-        return prepared, None
-    return prepared, getblocks(prepared.body, tag_set(params.tags), config)

@@ -17,11 +17,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from lxml import etree
+
 from extraction.config import ExtractionConfig
 from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.cluster_terms import ClusterTerms, EntropyOf
-from extraction.methods.getblocks import GetBlocksParams, getblocks_page, nearest_nodes, runs, tag_set
+from extraction.methods.getblocks import GetBlocksParams, getblocks, nearest_nodes, runs, tag_set
 from extraction.methods.sitepages import finish, label, learned_pages, page_key
+from extraction.prepare import PreparedPage
 from extraction.result import Block, ExtractionResult
 from extraction.segment import Page, segment
 from extraction.site_models.entropy import terms
@@ -151,15 +154,11 @@ class InfoDiscoverer(Method[InfoDiscovererParams]):
         for page in learned_pages(pages, self.config):
             self.terms.observe(page.key, segment(page.body, self.config).blocks)
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label content blocks informative or redundant by their entropy."""
         params = self.params
-        prepared, page = getblocks_page(html, url, encoding, self.config, params.getblocks)
-        if page is None:
-            return prepared.result
-        key = page_key(html)
+        page = getblocks(body, tag_set(params.getblocks.tags), self.config)
+        key = page_key(source.html)
         entropy_of = self.terms.entropy_of(key, page.blocks)
         tags = tag_set(params.tags)
         blocks = [ContentBlock.of(group, entropy_of) for group in coarse_blocks(page, tags)]

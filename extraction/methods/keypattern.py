@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from extraction.methods.base import Method, Params
+from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.common import page_hrefs
-from extraction.prepare import prepare, result_reason, truncated
+from extraction.prepare import PreparedPage, result_reason, truncated
 from extraction.result import Block, BlockKind, ExtractionResult, Label
 from extraction.segment import BLOCK_TAGS
 
@@ -206,15 +206,9 @@ class KeyPattern(Method[KeyPatternParams]):
     paper = "seed 000: key patterns of child tag sequences, virtual nodes, importance = important tags"
     params_type = KeyPatternParams
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Segment the page into key-pattern blocks and keep those with enough important tags."""
-        config = self.config
-        prepared = prepare(html, url, config, encoding)
-        result, body = prepared.result, prepared.body
-        if body is None:
-            return result
+        config, result = self.config, prepared.result
         result.hrefs = page_hrefs(body)
         etree.strip_tags(body, *self.params.less_meaningful_tags.split())
         blocks, cut_short = self._blocks(body)

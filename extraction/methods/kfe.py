@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
+from lxml import etree
 
-from extraction.methods.base import Method, Params
-from extraction.methods.getblocks import GetBlocksParams, getblocks_page
+from extraction.methods.base import Method, Params, SitePage
+from extraction.methods.getblocks import GetBlocksParams, getblocks, tag_set
 from extraction.methods.sitepages import finish, label, own_text_share
+from extraction.prepare import PreparedPage
 from extraction.result import Block, ExtractionResult
 from extraction.segment import Page
 
@@ -104,13 +106,9 @@ class FeatureExtractor(Method[GetBlocksParams]):
     paper = f"{_PAPER}: FeatureExtractor, the block of highest text probability"
     params_type = GetBlocksParams
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label the single most text-like block content."""
-        prepared, page = getblocks_page(html, url, encoding, self.config, self.params)
-        if page is None:
-            return prepared.result
+        page = getblocks(body, tag_set(self.params.tags), self.config)
         label_by_fe(page)
         return finish(prepared, page)
 
@@ -122,12 +120,8 @@ class KFeatureExtractor(Method[KfeParams]):
     paper = f"{_PAPER}: K-FE, k-means over the blocks' text probabilities"
     params_type = KfeParams
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label the blocks of the best text-probability cluster content."""
-        prepared, page = getblocks_page(html, url, encoding, self.config, self.params.getblocks)
-        if page is None:
-            return prepared.result
+        page = getblocks(body, tag_set(self.params.getblocks.tags), self.config)
         label_by_kfe(page, self.params)
         return finish(prepared, page)

@@ -35,7 +35,7 @@ from extraction.methods.cluster_terms import ClusterTerms, EntropyOf
 from extraction.methods.common import Subtrees
 from extraction.methods.marks import mark, node_marks, unmark_paths
 from extraction.methods.sitepages import finish, label, learned_pages, own_text_share, page_key
-from extraction.prepare import prepare
+from extraction.prepare import PreparedPage
 from extraction.result import Block, ExtractionResult
 from extraction.segment import BLOCK_TAGS, Page, segment
 from extraction.site_models.entropy import terms
@@ -168,20 +168,15 @@ class KMib(Method[KMibParams]):
                 text = " ".join([page.title, *(block.text for block in blocks)])
                 self.documents[url] = frozenset(terms(text))
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label the blocks of the k most informative subtrees content."""
-        prepared = prepare(html, url, self.config, encoding)
-        if prepared.body is None:
-            return prepared.result
         toc = self.params.toc_blocks
         if toc:
-            anchor_precision(prepared.body, prepared.result.base_url, self.documents)
-        page = segment(prepared.body, self.config)
+            anchor_precision(body, prepared.result.base_url, self.documents)
+        page = segment(body, self.config)
         if not page.blocks:
             return finish(prepared, page)
-        key = page_key(html)
+        key = page_key(source.html)
         entropy_of = self.terms.entropy_of(key, page.blocks)
         subtrees = Subtrees.of(page)
         chosen = self._mine(subtrees, [content_information(b, entropy_of) for b in page.blocks], "article")

@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lxml import etree
+
 from extraction.config import ExtractionConfig
 from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.marks import block_marks, mark
 from extraction.methods.sitepages import finish, label, learned_pages, page_key
-from extraction.prepare import prepare
+from extraction.prepare import PreparedPage
 from extraction.result import ExtractionResult
 from extraction.segment import segment
 from extraction.site_models.styletree import StyleTree
@@ -61,22 +63,16 @@ class SiteStyleTree(Method[StyleTreeParams]):
                 self.keys.add(page.key)
                 self.tree.add(page.body)
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label the blocks under the page's noisy tag nodes noise, the others content."""
-        prepared = prepare(html, url, self.config, encoding)
-        if prepared.body is None:
-            return prepared.result
-        others = len(self.keys - {page_key(html)})
-        config = self.config
+        others = len(self.keys - {page_key(source.html)})
         found = []
         if others:
             params = self.params
-            found = self.tree.noise_elements(prepared.body, params.attenuation, params.noise_threshold)
+            found = self.tree.noise_elements(body, params.attenuation, params.noise_threshold)
         for number, (element, _) in enumerate(found):
             mark(element, number)
-        page = segment(prepared.body, config)
+        page = segment(body, self.config)
         for block, number in zip(page.blocks, block_marks(page), strict=True):
             if number < 0:
                 label(block, True, 1.0, "not under a noisy element node of the site style tree")

@@ -52,7 +52,14 @@ for path in sys.argv[2:]:
         for block, decision in zip(result.blocks, revised)
     ]
     decisions[path + " signature"] = encode_signature(page_signature(result.blocks, 3, 6))
-    decisions[path + " model"] = model.to_dict()
+    frequency, slots = model.frequency, model.slots
+    decisions[path + " model"] = {
+        "pages": frequency.pages,
+        "texts": frequency.texts,
+        "shapes": frequency.shapes,
+        "variants": slots.variants,
+        "content_chars": slots.content_chars,
+    }
 print(json.dumps(decisions))
 """
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from lxml import etree
 
-from extraction.errors import EmptyDocumentError
 from extraction.evaluate import runner
 from extraction.evaluate.datasets import Dataset, Page, load_dataset
 from extraction.evaluate.peers import Extractor, cleancrawl
@@ -20,6 +20,7 @@ from extraction.evaluate.runner import Run, run_extractor, run_method, run_round
 from extraction.methods.base import Method, SitePage
 from extraction.methods.domlocate import DomLocateParams
 from extraction.methods.registry import METHODS
+from extraction.prepare import PreparedPage
 from extraction.result import ExtractionResult
 
 ARTICLE = "<html><body><p>One paragraph of an article, long enough to keep.</p></body></html>"
@@ -36,15 +37,11 @@ class Recorder(Method):
     def learn(self, pages: Sequence[SitePage]) -> None:
         self.seen = [page.url for page in pages]
 
-    def extract(
-        self, html: str | bytes, url: str | None = None, encoding: str | None = None
-    ) -> ExtractionResult:
-        if not html:
-            raise EmptyDocumentError("empty")
-        if html == "boom":
+    def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
+        if "boom" in str(source.html):
             raise RuntimeError("a bug")
-        Recorder.learned[url] = self.seen
-        return ExtractionResult(url, "", [])
+        Recorder.learned[source.url] = self.seen
+        return prepared.result
 
 
 def page(page_id: str, site: str | None, html: str = ARTICLE) -> Page:
@@ -75,7 +72,7 @@ def test_refused_input_is_an_empty_prediction_and_a_bug_names_the_page(recorder:
     run = run_method("recorder", [page("1", "a", html=""), page("2", "a")])
     assert (run.failures, run.predictions["1"], run.blocks["1"]) == (1, "", [])
     with pytest.raises(RuntimeError) as raised:
-        run_method("recorder", [page("1", "a"), page("2", "a", html="boom")])
+        run_method("recorder", [page("1", "a"), page("2", "a", html="<p>boom</p>")])
     assert "recorder failed on page 2" in raised.value.__notes__
 
 

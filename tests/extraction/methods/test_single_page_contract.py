@@ -11,44 +11,15 @@ from extraction import (
     DocumentTooLargeError,
     EmptyDocumentError,
     ExtractionConfig,
-    ExtractionError,
-    ExtractionResult,
     NotHTMLError,
 )
 from extraction.methods.base import Method
-from extraction.methods.cetr import Cetr
-from extraction.methods.chunkweight import ChunkWeight
-from extraction.methods.domlocate import DomLocate
 from extraction.methods.keypattern import KeyPattern, KeyPatternParams
+from tests.extraction.methods.contract import PROSE, SEGMENT_METHODS, outcome, result_of
 from tests.extraction.pages import FIXTURE_NAMES, fixture_bytes
 
-METHODS = (KeyPattern, DomLocate, ChunkWeight, Cetr)
-PROSE = "This paragraph is long enough to count as prose, with commas, full stops and enough words. " * 4
 
-
-def outcome(method: Method, html: str | bytes) -> ExtractionResult | ExtractionError:
-    """Run the method and check the contract of what it returns."""
-    try:
-        result = method.extract(html, "https://example.test/page")
-    except ExtractionError as error:
-        assert str(error)
-        return error
-    if not result.content_blocks:
-        assert result.reason, "an empty result must say why it is empty"
-    for position, block in enumerate(result.blocks):
-        assert block.position == position
-        assert block.text.strip() and block.reason
-    assert result.text == "\n".join(block.text for block in result.content_blocks)
-    return result
-
-
-def result_of(method: Method, html: str | bytes) -> ExtractionResult:
-    got = outcome(method, html)
-    assert isinstance(got, ExtractionResult), f"expected a result, got {got!r}"
-    return got
-
-
-@pytest.fixture(params=METHODS, ids=lambda cls: cls.name)
+@pytest.fixture(params=SEGMENT_METHODS, ids=lambda cls: cls.name)
 def method(request: pytest.FixtureRequest) -> Method:
     return request.param(ExtractionConfig(max_document_bytes=12_000_000))
 

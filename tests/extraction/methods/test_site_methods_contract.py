@@ -13,31 +13,14 @@ from extraction import (
     DocumentTooLargeError,
     EmptyDocumentError,
     ExtractionConfig,
-    ExtractionError,
-    ExtractionResult,
     NotHTMLError,
 )
 from extraction.methods.base import Method, SitePage
-from extraction.methods.contentextractor import ContentExtractor
-from extraction.methods.evbe import Evbe
-from extraction.methods.infodiscoverer import InfoDiscoverer
-from extraction.methods.kfe import FeatureExtractor, KFeatureExtractor
-from extraction.methods.kmib import KMib
 from extraction.methods.registry import METHODS as REGISTERED
-from extraction.methods.styletree import SiteStyleTree
+from tests.extraction.methods.contract import OTHER_METHODS, PROSE, outcome, result_of
 from tests.extraction.methods.sites import aeb_by_host
 from tests.extraction.pages import FIXTURE_NAMES, fixture_bytes
 
-METHODS: tuple[type[Method], ...] = (
-    FeatureExtractor,
-    KFeatureExtractor,
-    ContentExtractor,
-    InfoDiscoverer,
-    KMib,
-    SiteStyleTree,
-    Evbe,
-)
-PROSE = "This paragraph is long enough to count as prose, with commas, full stops and enough words. " * 4
 # Pages of a made-up site for `learn`: a shared menu and footer around a different article each.
 SITE = [
     SitePage(
@@ -50,40 +33,13 @@ SITE = [
 ]
 
 
-def outcome(method: Method, html: str | bytes) -> ExtractionResult | ExtractionError:
-    """Run the method and check the contract of what it returns."""
-    try:
-        result = method.extract(html, "https://example.test/page")
-    except ExtractionError as error:
-        assert str(error)
-        return error
-    if not result.content_blocks:
-        assert result.reason, "an empty result must say why it is empty"
-    for position, block in enumerate(result.blocks):
-        assert block.position == position
-        assert block.text.strip() and block.reason
-        assert "cleancrawl-mark" not in block.path
-    assert result.text == "\n".join(block.text for block in result.content_blocks)
-    return result
-
-
-def result_of(method: Method, html: str | bytes) -> ExtractionResult:
-    got = outcome(method, html)
-    assert isinstance(got, ExtractionResult), f"expected a result, got {got!r}"
-    return got
-
-
-@pytest.fixture(params=[(cls, learned) for cls in METHODS for learned in (False, True)], ids=str)
+@pytest.fixture(params=[(cls, learned) for cls in OTHER_METHODS for learned in (False, True)], ids=str)
 def method(request: pytest.FixtureRequest) -> Method:
     cls, learned = request.param
     created: Method = cls(ExtractionConfig(max_document_bytes=10_000_000))
     if learned:
         created.learn(SITE)
     return created
-
-
-def test_every_method_is_registered() -> None:
-    assert all(REGISTERED[cls.name] is cls for cls in METHODS)
 
 
 def test_empty_and_binary_input_are_refused(method: Method) -> None:
@@ -98,7 +54,7 @@ def test_a_page_without_text_says_so(method: Method) -> None:
 
 
 def test_bad_pages_to_learn_from_are_skipped() -> None:
-    for cls in METHODS:
+    for cls in OTHER_METHODS:
         created = cls()
         created.learn([SitePage(b""), SitePage(b"\x89PNG\r\n"), SitePage("<p>x</p>"), *SITE])
         assert result_of(created, SITE[0].html).blocks
