@@ -39,7 +39,7 @@ class ProgressLog:
         """NotConfigured when ``PROGRESS_INTERVAL_PAGES`` is 0."""
         interval = crawler.settings.getint("PROGRESS_INTERVAL_PAGES")
         if interval <= 0:
-            raise NotConfigured("PROGRESS_INTERVAL_PAGES is 0")
+            raise NotConfigured  # without a message: Scrapy would log a warning for a chosen setting
         assert crawler.stats is not None
         extension = cls(crawler.stats, interval)
         crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
@@ -96,10 +96,10 @@ class StatsJson:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        """NotConfigured when ``STATS_JSON_PATH`` is unset."""
+        """NotConfigured when ``STATS_JSON_PATH`` is unset (the default: no warning then)."""
         path = crawler.settings.get("STATS_JSON_PATH")
         if not path:
-            raise NotConfigured("STATS_JSON_PATH is not set")
+            raise NotConfigured
         assert crawler.stats is not None
         extension = cls(crawler.stats, Path(path))
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)

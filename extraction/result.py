@@ -16,6 +16,79 @@ class Label(Enum):
     NOISE = "noise"
 
 
+class Rule(Enum):
+    """The rule that decided a block's label: data, so that a store keeps a small code, not a sentence.
+
+    The values are stored codes and never change meaning; a new rule takes a new number. `RULE_LABELS`
+    gives the label a rule implies (None: either label, the block keeps the one it had), `RULE_TEXT` the
+    sentence a view shows for it. A block's `reason` says the same with the figures of its page.
+    """
+
+    UNJUDGED = 0
+    # Single-page extraction (`scoring`, `revise`).
+    CONTENT_AREA = 1
+    OUTSIDE_AREA = 2
+    PAGE_TITLE = 3
+    CAPTION = 4
+    NOISE_SCORE = 5
+    LINK_DENSE = 6
+    TEMPLATE_CONTAINER = 7
+    RESPONSIVE_COPY = 8
+    STRANDED = 9
+    # A cluster's site model (`site_models.model`).
+    REPEATED_TEXT = 20
+    REPEATED_SHAPE = 21
+    TEMPLATE_SLOT = 22
+    REDUNDANT = 23
+    RESTORED = 24
+    HEADLINE = 25
+    KEPT = 26
+    # One of the seed papers' methods (`methods`): its own reason says which step decided.
+    METHOD = 40
+
+
+RULE_LABELS: dict[Rule, Label | None] = {
+    Rule.UNJUDGED: Label.NOISE,
+    Rule.CONTENT_AREA: Label.CONTENT,
+    Rule.OUTSIDE_AREA: Label.NOISE,
+    Rule.PAGE_TITLE: Label.NOISE,
+    Rule.CAPTION: Label.NOISE,
+    Rule.NOISE_SCORE: Label.NOISE,
+    Rule.LINK_DENSE: Label.NOISE,
+    Rule.TEMPLATE_CONTAINER: Label.NOISE,
+    Rule.RESPONSIVE_COPY: Label.NOISE,
+    Rule.STRANDED: Label.NOISE,
+    Rule.REPEATED_TEXT: Label.NOISE,
+    Rule.REPEATED_SHAPE: Label.NOISE,
+    Rule.TEMPLATE_SLOT: Label.NOISE,
+    Rule.REDUNDANT: Label.NOISE,
+    Rule.RESTORED: Label.CONTENT,
+    Rule.HEADLINE: Label.CONTENT,
+    Rule.KEPT: None,
+    Rule.METHOD: None,
+}
+RULE_TEXT: dict[Rule, str] = {
+    Rule.UNJUDGED: "not judged",
+    Rule.CONTENT_AREA: "in the content area",
+    Rule.OUTSIDE_AREA: "outside the content area",
+    Rule.PAGE_TITLE: "the page title",
+    Rule.CAPTION: "a figure caption",
+    Rule.NOISE_SCORE: "its noise score is over the threshold",
+    Rule.LINK_DENSE: "mostly link text",
+    Rule.TEMPLATE_CONTAINER: "inside a container named as template (sidebar, footer, comments, ...)",
+    Rule.RESPONSIVE_COPY: "repeats a block of another container (a responsive copy)",
+    Rule.STRANDED: "short text between noise blocks",
+    Rule.REPEATED_TEXT: "the same text is on most pages of its cluster",
+    Rule.REPEATED_SHAPE: "the same block, digits and dates aside, is on most pages of its cluster",
+    Rule.TEMPLATE_SLOT: "outside the content region, in a place of the template whose texts recur",
+    Rule.REDUNDANT: "outside the content region, its words recur over the cluster",
+    Rule.RESTORED: "new on its page, in the content region of its cluster",
+    Rule.HEADLINE: "the page's headline",
+    Rule.KEPT: "as the single page judged it: the cluster's rules would have left the page empty",
+    Rule.METHOD: "labelled by the crawl's extraction method",
+}
+
+
 class BlockKind(Enum):
     """The structural role of a block, which decides how it is rendered as text."""
 
@@ -103,7 +176,8 @@ class BlockFeatures:
 
 @dataclass(slots=True, init=False)
 class Block:
-    """One segment of a page: its DOM path, text, features and decision (`__init__` as BlockFeatures')."""
+    """One segment of a page: its DOM path, text, features and decision: its label, the rule that decided
+    it, and the reason in words (`__init__` as BlockFeatures')."""
 
     position: int
     path: str
@@ -114,6 +188,7 @@ class Block:
     label: Label
     score: float
     reason: str
+    rule: Rule
 
     def __init__(  # noqa: PLR0913 (one parameter per field, as the generated one)
         self,
@@ -126,6 +201,7 @@ class Block:
         label: Label = Label.NOISE,
         score: float = 0.0,
         reason: str = "",
+        rule: Rule = Rule.UNJUDGED,
     ) -> None:
         self.position = position
         self.path = path
@@ -136,6 +212,7 @@ class Block:
         self.label = label
         self.score = score
         self.reason = reason
+        self.rule = rule
 
     @property
     def hash(self) -> str:

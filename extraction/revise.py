@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 
 from extraction.config import ExtractionConfig
-from extraction.result import Block, Label
+from extraction.result import Block, Label, Rule
 from extraction.scoring import ContentArea, link_density
 from extraction.segment import Page
 
@@ -88,7 +88,8 @@ def drop_stranded_short_blocks(blocks: list[Block], config: ExtractionConfig) ->
             and not _content_near(blocks, end, 1, limit)
         ):
             for block in blocks[start:end]:
-                block.label, block.reason = Label.NOISE, "short text between noise blocks"
+                block.label, block.rule = Label.NOISE, Rule.STRANDED
+                block.reason = "short text between noise blocks"
         start = end
 
 

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from extraction.config import ExtractionConfig
-from extraction.result import Block, BlockKind, Label
+from extraction.result import Block, BlockKind, Label, Rule
 from extraction.segment import Node, Page
 
 # Every alternative starts with a letter, so the regex engine skips positions whose character starts none of
@@ -177,33 +177,36 @@ def label_blocks(page: Page, area: ContentArea | None, title: str, config: Extra
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         block.score = block.features.content_weight
         if area is None or not inside[node_id]:
-            block.label, block.reason = Label.NOISE, "outside the content area"
+            block.label, block.rule, block.reason = Label.NOISE, Rule.OUTSIDE_AREA, "outside the content area"
             continue
-        block.label, block.reason = _label_inside(block, node_id, page, area, title, config)
+        block.label, block.rule, block.reason = _label_inside(block, node_id, page, area, title, config)
         if block.label is Label.CONTENT and len(block.text) >= config.duplicate_min_chars:
             first = first_seen.setdefault(block.text, block)
             # Responsive layouts repeat a text in another container per screen size; an article that
             # repeats itself does so in the same container, and the reader sees both.
             if first is not block and first.path != block.path:
-                block.label, block.reason = Label.NOISE, f"repeats block {first.position}"
+                block.label, block.rule = Label.NOISE, Rule.RESPONSIVE_COPY
+                block.reason = f"repeats block {first.position}"
 
 
 def _label_inside(
     block: Block, node_id: int, page: Page, area: ContentArea, title: str, config: ExtractionConfig
-) -> tuple[Label, str]:
+) -> tuple[Label, Rule, str]:
     features = block.features
     if block.kind is BlockKind.HEADING and title and same_text(block.text, title) and block.tag == "h1":
-        return Label.NOISE, "the page title"
+        return Label.NOISE, Rule.PAGE_TITLE, "the page title"
     if block.kind is BlockKind.CAPTION and not config.include_captions:
-        return Label.NOISE, "a figure caption"
+        return Label.NOISE, Rule.CAPTION, "a figure caption"
     if features.noise_score > config.noise_threshold:
-        return Label.NOISE, f"noise score F={features.noise_score:.2f} over {config.noise_threshold}"
+        reason = f"noise score F={features.noise_score:.2f} over {config.noise_threshold}"
+        return Label.NOISE, Rule.NOISE_SCORE, reason
     if not area.hub and _link_dominated(block, config):
-        return Label.NOISE, f"link-text density {features.nltd:.2f}"
+        return Label.NOISE, Rule.LINK_DENSE, f"link-text density {features.nltd:.2f}"
     template = _template_ancestor(page.nodes, node_id, area, config)
     if template is not None:
-        return Label.NOISE, f"inside {page.nodes[template].tag}.{page.nodes[template].names[:40]}"
-    return Label.CONTENT, "in the content area"
+        node = page.nodes[template]
+        return Label.NOISE, Rule.TEMPLATE_CONTAINER, f"inside {node.tag}.{node.names[:40]}"
+    return Label.CONTENT, Rule.CONTENT_AREA, "in the content area"
 
 
 def _link_factor(node: Node, hub: bool) -> float:

@@ -69,7 +69,7 @@ class MethodPipeline:
         """NotConfigured unless ``EXTRACTION_METHOD`` names a site-level method."""
         config = CrawlContext.of(crawler).config
         if not method_class(config.method).site_level:
-            raise NotConfigured(f"method {config.method} labels each page on its own")
+            raise NotConfigured  # the default: a single-page method needs no learning, and no warning
         assert crawler.stats is not None
         return cls(crawler.stats, config)
 

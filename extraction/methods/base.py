@@ -16,7 +16,7 @@ from lxml import etree
 
 from extraction.config import ExtractionConfig
 from extraction.prepare import PreparedPage, prepare
-from extraction.result import ExtractionResult
+from extraction.result import ExtractionResult, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +59,9 @@ class Method(ABC, Generic[ParamsT]):
     site_level: ClassVar[bool] = False
     # The class of the method's parameters (instances of it are what `params` holds).
     params_type: ClassVar[type[Params]] = NoParams
+    # True when the method names the rule of each decision itself (`Rule`); a paper method's blocks are
+    # marked `Rule.METHOD`, their reason saying which of its steps decided.
+    names_rules: ClassVar[bool] = False
 
     def __init__(self, config: ExtractionConfig | None = None, params: ParamsT | None = None) -> None:
         self.config = config or ExtractionConfig()
@@ -81,7 +84,11 @@ class Method(ABC, Generic[ParamsT]):
         prepared = prepare(html, url, self.config, encoding)
         if prepared.body is None:
             return prepared.result
-        return self.label_page(SitePage(html, url, encoding), prepared, prepared.body)
+        result = self.label_page(SitePage(html, url, encoding), prepared, prepared.body)
+        if not self.names_rules:
+            for block in result.blocks:
+                block.rule = Rule.METHOD
+        return result
 
     @abstractmethod
     def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:

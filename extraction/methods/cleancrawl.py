@@ -14,6 +14,7 @@ class CleanCrawl(Method):
     """The default: seed 001's content location and seed 002's features, revised with neighbours."""
 
     name = "cleancrawl"
+    names_rules = True
     paper = "cleancrawl default: seed 001 steps 3-5 with seed 002 features and jusText-style revision"
 
     def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:

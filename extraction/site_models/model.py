@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from extraction.result import Block, BlockFeatures, BlockKind, Label
+from extraction.result import Block, BlockFeatures, BlockKind, Label, Rule
 from extraction.scoring import same_text
 from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
@@ -43,12 +43,18 @@ _PROTECTED = frozenset({BlockKind.TABLE_ROW, BlockKind.CODE, BlockKind.LIST_ITEM
 # Not frozen: a decision per block per revision, and a frozen dataclass's __init__ costs several times more.
 @dataclass(slots=True)
 class Decision:
-    """The revised label of one block, why, and on how many of the cluster's pages it (or its shape) is."""
+    """The revised label of one block, the rule that decided it and why in words, and on how many of the
+    cluster's pages it (or its shape) is."""
 
     position: int
     label: Label
+    rule: Rule
     reason: str
     pages: int
+
+
+# A label, the rule that gave it, and the reason in words.
+Verdict = tuple[Label, Rule, str]
 
 
 @dataclass(slots=True, frozen=True)
@@ -119,7 +125,7 @@ class SiteModel:
         if not self.ready:
             return
         for block, decision in zip(blocks, self.revise(blocks, title, keys), strict=True):
-            block.label, block.reason = decision.label, decision.reason
+            block.label, block.rule, block.reason = decision.label, decision.rule, decision.reason
 
     def _context(self, title: str) -> _Context:
         config = self.config
@@ -130,52 +136,54 @@ class SiteModel:
     def _decide(self, block: Block, key: BlockKey, record_field: bool, context: _Context) -> Decision:
         text_pages, shape_pages = self.frequency.pages_of(key)
         pages = max(text_pages, shape_pages)
-        label, reason = block.label, block.reason
-        if label is Label.CONTENT:
+        verdict: Verdict = (block.label, block.rule, block.reason)
+        if block.label is Label.CONTENT:
             # Most blocks are content neither repeated nor out of place: no rule to call.
             if pages >= context.frequent:
-                label, reason = self._repeated(block, text_pages, shape_pages, record_field, context)
-            if label is Label.CONTENT and not in_region(key.slot, context.region):
-                label, reason = self._template_slot(block, key)
+                verdict = self._repeated(block, text_pages, shape_pages, record_field, context)
+            if verdict[0] is Label.CONTENT and not in_region(key.slot, context.region):
+                verdict = self._template_slot(block, key)
         elif pages < context.frequent:
-            label, reason = self._new_on_page(block, key, pages, context)
-        return Decision(block.position, label, reason, pages)
+            verdict = self._new_on_page(block, key, pages, context)
+        return Decision(block.position, *verdict, pages)
 
     def _repeated(
         self, block: Block, text_pages: int, shape_pages: int, record_field: bool, context: _Context
-    ) -> tuple[Label, str]:
+    ) -> Verdict:
         """Noise when the block's text or shape is on the frequent share of the cluster's pages."""
         if text_pages >= context.frequent and not (record_field and block.kind in _PROTECTED):
-            return Label.NOISE, f"same text on {text_pages} {context.of}"
+            return Label.NOISE, Rule.REPEATED_TEXT, f"same text on {text_pages} {context.of}"
         if shape_pages >= context.frequent and block.kind not in _PROTECTED:
-            return Label.NOISE, f"same block, changing digits, on {shape_pages} {context.of}"
-        return block.label, block.reason
+            reason = f"same block, changing digits, on {shape_pages} {context.of}"
+            return Label.NOISE, Rule.REPEATED_SHAPE, reason
+        return block.label, block.rule, block.reason
 
-    def _template_slot(self, block: Block, key: BlockKey) -> tuple[Label, str]:
+    def _template_slot(self, block: Block, key: BlockKey) -> Verdict:
         """Noise when the block's place in the template holds the same few texts from page to page."""
         importance = self.slots.importance(key.slot)
         if importance < self.config.template_importance:
             texts = self.slots.distinct(key.slot)
             reason = f"outside the content region, where {texts} texts recur ({importance:.2f} new)"
-            return Label.NOISE, reason
-        return block.label, block.reason
+            return Label.NOISE, Rule.TEMPLATE_SLOT, reason
+        return block.label, block.rule, block.reason
 
-    def _new_on_page(self, block: Block, key: BlockKey, pages: int, context: _Context) -> tuple[Label, str]:
+    def _new_on_page(self, block: Block, key: BlockKey, pages: int, context: _Context) -> Verdict:
         """Content when a block set aside by the page is new on it and sits where content lives."""
         if not block.text:  # stored before, its noise text since purged: nothing to restore
-            return block.label, block.reason
+            return block.label, block.rule, block.reason
         importance = self.slots.importance(key.slot)
         config = self.config
         if in_region(key.slot, context.region) and importance >= config.restore_importance:
             reason = f"in the content region, not template (on {pages} {context.of})"
-            return Label.CONTENT, reason
+            return Label.CONTENT, Rule.RESTORED, reason
         if (
             config.keep_headline
             and _headline(block, context.title)
             and importance >= config.headline_importance
         ):
-            return Label.CONTENT, f"the page's headline (its place holds a new heading, {importance:.2f})"
-        return block.label, block.reason
+            reason = f"the page's headline (its place holds a new heading, {importance:.2f})"
+            return Label.CONTENT, Rule.HEADLINE, reason
+        return block.label, block.rule, block.reason
 
     def _drop_redundant(
         self, blocks: Sequence[Block], keys: Sequence[BlockKey], decisions: list[Decision], context: _Context
@@ -213,7 +221,7 @@ class SiteModel:
                     f"outside the content region, its words recur over the cluster (entropy {entropy:.2f})"
                 )
                 decisions[index] = Decision(
-                    blocks[index].position, Label.NOISE, reason, decisions[index].pages
+                    blocks[index].position, Label.NOISE, Rule.REDUNDANT, reason, decisions[index].pages
                 )
 
     def _block_entropies(self, blocks: Sequence[Block]) -> list[tuple[float, list[str]] | None]:
@@ -229,7 +237,7 @@ class SiteModel:
         if block.label is decision.label:
             return decision
         reason = f"{block.reason} (kept: {decision.reason}, but dropping it would leave the page empty)"
-        return Decision(block.position, block.label, reason, decision.pages)
+        return Decision(block.position, block.label, Rule.KEPT, reason, decision.pages)
 
 
 def stored_block(position: int, slot: str, tag: str, kind: str, text: str, label: str, reason: str) -> Block:

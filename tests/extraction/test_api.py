@@ -8,7 +8,16 @@ import pickle
 import pytest
 
 from extraction import BlockKind, DocumentTooLargeError, ExtractionConfig, extract
-from tests.extraction.pages import DOCS, FORUM, NEWS, extract_fixture, fixture_bytes, fixture_text
+from extraction.result import RULE_LABELS, RULE_TEXT, Rule
+from tests.extraction.pages import (
+    DOCS,
+    FIXTURE_NAMES,
+    FORUM,
+    NEWS,
+    extract_fixture,
+    fixture_bytes,
+    fixture_text,
+)
 
 HELLO_GO = 'package main\n\nimport "fmt"\n\nfunc main() {\n    fmt.Println("Hello, World!")\n}'
 
@@ -141,3 +150,17 @@ def test_empty_result_says_why_when_the_content_area_kept_nothing() -> None:
     result = extract(f"<html><head><title>{title}</title></head><body><h1>{title}</h1></body></html>")
     assert result.blocks and not result.content_blocks
     assert result.reason == "no block of the content area was kept"
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_every_block_names_the_rule_that_decided_it(name: str) -> None:
+    result = extract_fixture(name)
+    assert all(block.rule is not Rule.UNJUDGED for block in result.blocks)
+    for block in result.blocks:
+        implied = RULE_LABELS[block.rule]
+        assert implied is None or implied is block.label, (block.rule, block.label, block.reason)
+
+
+def test_every_rule_has_its_label_and_its_sentence() -> None:
+    assert set(RULE_LABELS) == set(RULE_TEXT) == set(Rule)
+    assert len({rule.value for rule in Rule}) == len(Rule) and max(rule.value for rule in Rule) < 64

@@ -9,7 +9,7 @@ import pytest
 
 from extraction import ExtractionResult, Label, extract
 from extraction.evaluate.metric import score_page, summarize
-from extraction.result import Block, BlockKind
+from extraction.result import RULE_LABELS, Block, BlockKind, Rule
 from extraction.site_models import SiteClusters, SiteModel, SiteModelConfig, page_signature
 from tests.extraction.pages import find_block
 from tests.extraction.site_models.pages import HEATING_POST, PYTHON_DOCS, SHORT_POST, TITLE_ONLY_POST, fresh
@@ -26,7 +26,7 @@ def _all_content(result: ExtractionResult) -> list[Block]:
     # As a single-page labeller that found no template would leave them: every block content.
     blocks = fresh(result)
     for block in blocks:
-        block.label, block.reason = Label.CONTENT, "single page"
+        block.label, block.rule, block.reason = Label.CONTENT, Rule.CONTENT_AREA, "single page"
     return blocks
 
 
@@ -154,3 +154,14 @@ def test_lin_and_ho_entropy_drops_recurring_words_outside_the_region_only_when_a
         assert (decision.label is Label.NOISE) is drop_redundant
         assert ("its words recur over the cluster (entropy" in decision.reason) is drop_redundant
     assert model.terms.pages == len(pages)
+
+
+def test_each_decision_names_its_rule(whizzy_posts: dict[str, ExtractionResult]) -> None:
+    model = _model(whizzy_posts)
+    # A page whose single-page labeller kept everything: the template's blocks are repeated text.
+    decisions = model.revise(_all_content(whizzy_posts[HEATING_POST]))
+    assert {Rule.REPEATED_TEXT, Rule.CONTENT_AREA} <= {decision.rule for decision in decisions}
+    assert {decision.rule for decision in model.revise(fresh(whizzy_posts[HEATING_POST]))} >= {Rule.HEADLINE}
+    for decision in decisions:
+        implied = RULE_LABELS[decision.rule]
+        assert implied is None or implied is decision.label
