@@ -38,13 +38,6 @@ def mask_text(text: str) -> str:
     return " ".join(_CHANGING.sub("0", text).split())
 
 
-def _shape_text(text: str, max_chars: int) -> str:
-    """The masked text of a short block; a long one is its own shape (dates and counters change in
-    bylines and counters, and masking every paragraph of a site costs more than the rest of the model)."""
-    # A date or a counter has digits: a block without one is its own shape, masking it changes nothing.
-    return mask_text(text) if len(text) <= max_chars and _DIGIT.search(text) else text
-
-
 class BlockKey(NamedTuple):
     """What the cluster counters know a block by: its text hash, its slot and its shape."""
 
@@ -56,18 +49,28 @@ class BlockKey(NamedTuple):
 def block_key(block: Block, shape_max_chars: int) -> BlockKey:
     """The keys of one block (the layout path and the masked text are computed once here)."""
     slot = layout_path(block.path)
-    return BlockKey(block.hash, slot, block_shape(slot, _shape_text(block.text, shape_max_chars)))
+    text_key = block.hash
+    return BlockKey(text_key, slot, block_shape(slot, block.text, text_key, shape_max_chars))
 
 
-def block_shape(slot: str, masked: str) -> str | None:
-    """The near-duplicate key of a block in `slot`; None when its masked text has no letter left.
+def block_shape(slot: str, text: str, text_key: str, max_chars: int) -> str | None:
+    """The near-duplicate key of a block in `slot`: its slot and its text up to digits and dates.
 
-    A block of numbers alone ("3 | 4 | 240V" masks to nearly nothing) would match every other such
-    block at its path: its shape says nothing about it being template.
+    Only a short block with a digit has a changing part (a date, a counter): its masked text makes its
+    shape. Any other block is its own shape, made of its slot and its text hash (`derived_shape`), so
+    a store that keeps only the hash can rebuild it; masking every paragraph of a site would cost more
+    than the rest of the model. None when no letter is left: a block of numbers alone ("3 | 4 | 240V")
+    would match every other such block at its path, and its shape says nothing about it being template.
     """
-    if not _LETTER.search(masked):
-        return None
-    return text_hash(slot + "\x1f" + masked)
+    if len(text) <= max_chars and _DIGIT.search(text):
+        masked = mask_text(text)
+        return text_hash(slot + "\x1f" + masked) if _LETTER.search(masked) else None
+    return derived_shape(slot, text_key) if _LETTER.search(text) else None
+
+
+def derived_shape(slot: str, text_key: str) -> str:
+    """The shape of a block without a changing part: its slot and its text hash."""
+    return text_hash(slot + "\x1e" + text_key)
 
 
 @dataclass(slots=True)
