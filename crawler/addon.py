@@ -14,6 +14,7 @@ from scrapy.settings import BaseSettings
 from crawler import default_settings
 from crawler.extensions import ProgressLog, StatsJson
 from crawler.middlewares import ScopeOffsiteMiddleware
+from pipelines.baseline import BaselinePipeline
 from pipelines.cluster import ClusterPipeline
 from pipelines.context import CrawlContext
 from pipelines.method import MethodPipeline
@@ -22,7 +23,13 @@ from pipelines.store import StoragePipeline
 
 # Segmentation runs in the spider (one parse per page); then template cluster, a site-level method's
 # learning, noise, storage.
-ITEM_PIPELINES = {ClusterPipeline: 300, MethodPipeline: 350, NoisePipeline: 400, StoragePipeline: 800}
+ITEM_PIPELINES = {
+    ClusterPipeline: 300,
+    MethodPipeline: 350,
+    BaselinePipeline: 360,
+    NoisePipeline: 400,
+    StoragePipeline: 800,
+}
 EXTENSIONS = {CrawlContext: 0, ProgressLog: 500, StatsJson: 510}
 DOWNLOADER_MIDDLEWARES = {OffsiteMiddleware: None, ScopeOffsiteMiddleware: 50}
 

@@ -24,6 +24,13 @@ SITE_MODELS_ENABLED = True
 DATABASE_URL = "sqlite:///cleancrawl.db"
 # Pages written per transaction: a crash loses at most the batch being filled.
 STORAGE_BATCH_SIZE = 50
+# SQLite: when a crawl has written (new or changed) at least this share of the store's pages, the store is
+# rewritten tight as the crawl ends (full-text index merged, VACUUM): rows rewritten by re-cleaning leave
+# room that only a rewrite gives back. 0: after every crawl that wrote a page; above 1: never.
+STORAGE_COMPACT_SHARE = 0.1
+# A second store holding every page's visible text whole, with the same full-text index: the yardstick of
+# `scrapy savings --baseline` (pipelines.baseline). Empty: off.
+BASELINE_DATABASE_URL = ""
 
 # --- Progress and stats (crawler.extensions) ------------------------------------------------------------
 # A progress line every this many kept pages and once at the end (0: off).

@@ -5,7 +5,7 @@ from extraction.api import extract
 from extraction.config import ExtractionConfig
 from extraction.errors import DocumentTooLargeError, EmptyDocumentError, ExtractionError, NotHTMLError
 from extraction.hashing import text_hash
-from extraction.result import Block, BlockFeatures, BlockKind, ExtractionResult, Label
+from extraction.result import RULE_TEXT, Block, BlockFeatures, BlockKind, ExtractionResult, Label, Rule
 
 # True when the per-page modules run as mypyc-compiled code (see setup.py), False for pure Python.
 COMPILED = not _result.__file__.endswith(".py")
@@ -15,6 +15,7 @@ BUILD = "compiled with mypyc" if COMPILED else "pure Python (not compiled: about
 __all__ = [
     "BUILD",
     "COMPILED",
+    "RULE_TEXT",
     "Block",
     "BlockFeatures",
     "BlockKind",
@@ -25,6 +26,7 @@ __all__ = [
     "ExtractionResult",
     "Label",
     "NotHTMLError",
+    "Rule",
     "extract",
     "text_hash",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, IntEnum
 
 from extraction.hashing import text_hash
 from extraction.links import resolve_links
@@ -16,16 +16,17 @@ class Label(Enum):
     NOISE = "noise"
 
 
-class Rule(Enum):
+class Rule(IntEnum):
     """The rule that decided a block's label: data, so that a store keeps a small code, not a sentence.
 
-    The values are stored codes and never change meaning; a new rule takes a new number. `RULE_LABELS`
+    The values are stored codes (an IntEnum: a rule is its code, below 32: five bits of a stored block)
+    and never change meaning; a new rule takes a new number. `RULE_LABELS`
     gives the label a rule implies (None: either label, the block keeps the one it had), `RULE_TEXT` the
     sentence a view shows for it. A block's `reason` says the same with the figures of its page.
     """
 
     UNJUDGED = 0
-    # Single-page extraction (`scoring`, `revise`).
+    # Single-page extraction (`scoring`, `revise`): 0 to 15.
     CONTENT_AREA = 1
     OUTSIDE_AREA = 2
     PAGE_TITLE = 3
@@ -35,16 +36,16 @@ class Rule(Enum):
     TEMPLATE_CONTAINER = 7
     RESPONSIVE_COPY = 8
     STRANDED = 9
-    # A cluster's site model (`site_models.model`).
-    REPEATED_TEXT = 20
-    REPEATED_SHAPE = 21
-    TEMPLATE_SLOT = 22
-    REDUNDANT = 23
-    RESTORED = 24
-    HEADLINE = 25
-    KEPT = 26
+    # A cluster's site model (`site_models.model`): 16 to 30.
+    REPEATED_TEXT = 16
+    REPEATED_SHAPE = 17
+    TEMPLATE_SLOT = 18
+    REDUNDANT = 19
+    RESTORED = 20
+    HEADLINE = 21
+    KEPT = 22
     # One of the seed papers' methods (`methods`): its own reason says which step decided.
-    METHOD = 40
+    METHOD = 31
 
 
 RULE_LABELS: dict[Rule, Label | None] = {

@@ -29,7 +29,7 @@ from pipelines.cluster_models import ClusterModel, CrawlModels
 from pipelines.context import CrawlContext
 from records import PageRecord, stats
 
-_CONTENT = Label.CONTENT.value
+_CONTENT, _NOISE = Label.CONTENT.value, Label.NOISE.value
 
 
 class NoisePipeline:
@@ -81,7 +81,8 @@ class NoisePipeline:
         if not model.ready:
             return
         for record, decision in zip(page.blocks, model.revise(blocks, page.title, keys), strict=True):
-            record.label, record.reason = decision.label.value, decision.reason
+            record.label = _CONTENT if decision.label is Label.CONTENT else _NOISE
+            record.rule = int(decision.rule)
 
     def _count(self, page: PageRecord, content_blocks: int, content_bytes: int) -> None:
         self.stats.inc_value(stats.PAGES_KEPT)

@@ -45,6 +45,7 @@ from pipelines.config import CrawlConfig
 from pipelines.context import CrawlContext
 from pipelines.storage.reclean import RecleanSummary
 from pipelines.storage.repository import BatchSummary
+from pipelines.storage.sizes import StoreSize
 from pipelines.storage.sql import SqlStore
 from records import PageRecord, stats
 
@@ -59,6 +60,9 @@ class PageStore(Protocol):
 
     def reclean(self, clusters: Iterable[tuple[str, str]], purge: bool) -> RecleanSummary:
         """Re-clean the stored pages of the (site, cluster) pairs; with `purge`, forget unused noise text."""
+
+    def finish(self) -> StoreSize:
+        """Give freed space back and measure the store on disk, by part."""
 
 
 class StoragePipeline:
@@ -89,7 +93,8 @@ class StoragePipeline:
         if sessions is None:
             raise NotConfigured("DATABASE_URL is empty: pages are not stored")
         assert crawler.stats is not None
-        store = SqlStore(sessions, context.config, context.models)
+        compact_share = crawler.settings.getfloat("STORAGE_COMPACT_SHARE")
+        store = SqlStore(sessions, context.config, context.models, compact_share)
         batch_size = crawler.settings.getint("STORAGE_BATCH_SIZE")
         logger.info("Storing pages %d per transaction", batch_size)
         return cls(store, batch_size, crawler.stats, context.config, context.site_models)
@@ -103,10 +108,17 @@ class StoragePipeline:
         return item
 
     def close_spider(self) -> None:
-        """Write what is left, then re-clean the clusters this process stored pages of."""
+        """Write what is left, re-clean the clusters this process stored pages of, measure the store."""
         self.flush()
         if self.recleans:
             self.reclean(self.clusters, purge=True)
+        try:
+            size = self.store.finish()
+        except SQLAlchemyError:
+            logger.exception("Measuring the store failed")
+            return
+        parts = ", ".join(f"{part} {size.parts[part]:,}" for part in size.parts if size.parts[part])
+        logger.info("Store on disk: %s bytes (%s)", f"{size.on_disk:,}", parts)
 
     def flush(self) -> None:
         """Write the queued pages; re-clean the clusters whose model matured with them."""

@@ -15,22 +15,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from extraction import Block, ExtractionResult
+from extraction import Block, ExtractionResult, Label
 from extraction.site_models import BlockKey, block_key, stored_block
+
+# Label values read once: an Enum's `.value` is a property call, and this runs for every block crawled.
+_CONTENT, _NOISE = Label.CONTENT.value, Label.NOISE.value
 
 
 @dataclass(slots=True)
 class BlockRecord:
     """One block of a page as it is stored: its hash always, its text only when it is content.
 
-    `slot` and `shape` are the site model's keys (`extraction.site_models.BlockKey`); `page_label` and
-    `page_reason` the single-page decision, which a site model revises into `label` and `reason`.
+    `label` and `rule` (an `extraction.Rule` value) are its decision; `slot` and `shape` the site model's
+    keys (`extraction.site_models.BlockKey`); `page_label` and `page_rule` the single-page decision, which
+    a site model revises into `label` and `rule`.
     """
 
     position: int
     hash: str
     label: str
-    reason: str
+    rule: int
     path: str
     kind: str
     text: str
@@ -38,15 +42,15 @@ class BlockRecord:
     slot: str = ""
     shape: str | None = None
     page_label: str = ""
-    page_reason: str = ""
+    page_rule: int = 0
 
     @classmethod
     def of(cls, block: Block, key: BlockKey) -> BlockRecord:
         """The record of an extracted block and its site-model keys."""
-        label = block.label.value
+        label, rule = _CONTENT if block.is_content else _NOISE, int(block.rule)
         return cls(
-            block.position, key.text, label, block.reason, block.path, block.kind.value, block.text,
-            block.tag, key.slot, key.shape, label, block.reason,
+            block.position, key.text, label, rule, block.path, block.kind.value, block.text,
+            block.tag, key.slot, key.shape, label, rule,
         )  # fmt: skip
 
     @property
@@ -57,10 +61,10 @@ class BlockRecord:
     def single_page_block(self) -> Block:
         """The block as single-page extraction labelled it, for a site model to observe and revise."""
         label = self.page_label or self.label
-        return stored_block(self.position, self.slot, self.tag, self.kind, self.text, label, self.page_reason)
+        return stored_block(self.position, self.slot, self.tag, self.kind, self.text, label, self.page_rule)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class PageRecord:
     """One crawled HTML page after extraction, identified by its final URL."""
 
@@ -128,6 +132,10 @@ class PageRecord:
     def forget_extraction(self) -> None:
         """Drop the extraction's blocks: only the block records travel on to storage."""
         self.extracted, self.keys = [], []
+
+    def __repr__(self) -> str:
+        # Scrapy logs an item whose pipeline failed: its URL and size, not every block's text.
+        return f"PageRecord(url={self.url!r}, cluster={self.cluster!r}, {len(self.blocks)} blocks)"
 
     @property
     def content_text(self) -> str:

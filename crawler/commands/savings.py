@@ -1,49 +1,56 @@
-"""``scrapy savings``: what the store holds per site against the HTML and visible text that were fetched.
+"""``scrapy savings``: what the store costs on disk, per site and per part, against what was fetched.
 
-Reads the `index_savings` view of the database in ``DATABASE_URL`` (``-s DATABASE_URL=...`` picks another),
-after bringing its schema up to date, and prints one row per site and a total row.
+Reads the store in ``DATABASE_URL`` (``-s DATABASE_URL=...`` picks another; it must exist), and prints:
+- per site (`index_savings`): pages, raw HTML bytes, visible text bytes, clean text bytes and the bytes on
+  disk its rows take, with the ratios to the HTML and to the visible text, then a total row;
+- the store by part (`store_size`): clean text, page structure and hashes, search index, model state, crawl
+  state, schema, free pages; their sum against the file or database on disk, and what an empty store takes.
+
+``--baseline URL`` adds a store of the same crawl that holds every page's visible text in one row with the
+same full-text index (written by a crawl with ``BASELINE_DATABASE_URL``), and ``--plot FILE`` writes an SVG
+chart of the bytes per site: raw HTML, baseline store, cleancrawl's store split by part.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from crawler.addon import apply_defaults
-from pipelines.storage import SiteSavings, make_engine, migrate, savings_by_site, session_factory
-
-HEADERS = (
-    "site",
-    "pages",
-    "raw HTML bytes",
-    "visible text bytes",
-    "stored bytes",
-    "stored/HTML",
-    "stored/text",
-)
+from crawler.report import render_report, write_plot
+from pipelines.storage.baseline import baseline_size
+from pipelines.storage.db import StoreMissingError
+from pipelines.storage.sizes import savings_report
 
 
 class Command(ScrapyCommand):
-    """Print the `index_savings` view as a table, one row per site plus a total."""
+    """Print what the store costs on disk, per site and per part; optionally against a baseline, as a plot."""
 
     requires_project = True
     requires_crawler_process = False
     default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
 
+    def syntax(self) -> str:
+        """The options after `scrapy savings`."""
+        return "[--baseline URL] [--plot FILE.svg]"
+
     def short_desc(self) -> str:
         """One line for `scrapy -h`."""
-        return "Print how much smaller the stored text is than the fetched HTML, per site"
+        return "Print what the store costs on disk, per site and per part, against the HTML fetched"
 
     def long_desc(self) -> str:
         """The text of `scrapy savings -h`."""
-        return (
-            "Print the index_savings view of the database in DATABASE_URL: per site, pages, raw HTML bytes, "
-            "visible text bytes, stored bytes (distinct informative block texts + 8 bytes per block hash "
-            "row) and the ratios stored/HTML and stored/text, then a total row."
-        )
+        return str(__doc__)
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        """Scrapy's options, and the baseline store and the plot."""
+        super().add_options(parser)
+        parser.add_argument("--baseline", metavar="URL", default="", help="the baseline store of the crawl")
+        parser.add_argument("--plot", metavar="FILE", default="", help="write an SVG chart of the sizes")
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         """Scrapy's options (``-s``), over cleancrawl's defaults (a command runs without add-ons)."""
@@ -52,65 +59,19 @@ class Command(ScrapyCommand):
         super().process_options(args, opts)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        """Migrate the database, read the view, print the table."""
+        """Measure the store (and the baseline), print the report, write the plot."""
         if args:
             raise UsageError("savings takes no arguments")
         assert self.settings is not None
         url = self.settings.get("DATABASE_URL")
         if not url:
             raise UsageError("DATABASE_URL is empty: there is no store to report on")
-        engine = make_engine(url)
         try:
-            migrate(engine)
-            with session_factory(engine)() as session:
-                rows = savings_by_site(session)
-        finally:
-            engine.dispose()
-        if not rows:
-            print(f"No pages stored yet in {engine.url}: run a crawl first (scrapy crawl site -a seeds=...).")
-            return
-        print(format_table(rows))
-
-
-def format_table(rows: list[SiteSavings]) -> str:
-    """The rows and their total as an aligned text table (bytes with thousands separators, ratios in %)."""
-    cells = [HEADERS, *(_cells(row) for row in rows), _cells(total(rows))]
-    widths = [max(len(line[index]) for line in cells) for index in range(len(HEADERS))]
-    lines = [_line(line, widths) for line in cells]
-    rule = "-" * len(lines[0])
-    return "\n".join([lines[0], rule, *lines[1:-1], rule, lines[-1]])
-
-
-def total(rows: list[SiteSavings]) -> SiteSavings:
-    """The sum of the sites' rows, ratios recomputed from the sums."""
-    raw = sum(row.raw_html_bytes for row in rows)
-    visible = sum(row.visible_text_bytes for row in rows)
-    stored = sum(row.stored_bytes for row in rows)
-    pages = sum(row.pages for row in rows)
-    return SiteSavings("total", pages, raw, visible, stored, _ratio(stored, raw), _ratio(stored, visible))
-
-
-def _ratio(part: int, whole: int) -> float | None:
-    return part / whole if whole else None
-
-
-def _cells(row: SiteSavings) -> tuple[str, ...]:
-    return (
-        row.site,
-        f"{row.pages:,}",
-        f"{row.raw_html_bytes:,}",
-        f"{row.visible_text_bytes:,}",
-        f"{row.stored_bytes:,}",
-        _percent(row.stored_vs_html),
-        _percent(row.stored_vs_text),
-    )
-
-
-def _percent(ratio: float | None) -> str:
-    return "-" if ratio is None else f"{100 * ratio:.1f}%"
-
-
-def _line(cells: tuple[str, ...], widths: list[int]) -> str:
-    # The site name reads best left-aligned, the figures right-aligned.
-    first, *rest = zip(cells, widths, strict=True)
-    return "  ".join([first[0].ljust(first[1]), *(cell.rjust(width) for cell, width in rest)])
+            report = savings_report(url)
+            baseline = baseline_size(opts.baseline) if opts.baseline else None
+        except StoreMissingError as error:
+            raise UsageError(str(error)) from None
+        print(render_report(report, baseline))
+        if opts.plot:
+            write_plot(Path(opts.plot), report, baseline)
+            print(f"\nPlot written to {opts.plot}")

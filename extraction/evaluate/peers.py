@@ -22,7 +22,6 @@ OURS = "cleancrawl"
 INSTALL_HINT = "pip install -e '.[bench]'"
 
 
-
 class PeerUnavailableError(Exception):
     """A peer's library is not installed."""
 

@@ -69,7 +69,6 @@ class TermEntropy:
         return sum(self.term_entropy(term) for term in features) / len(features)
 
 
-
 def greedy_threshold(
     blocks: Sequence[tuple[float, Sequence[str]]], step: float, flat_share: float, floor: float
 ) -> float:

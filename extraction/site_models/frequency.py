@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from hashlib import blake2b
 from typing import NamedTuple
 
 from extraction.hashing import text_hash
@@ -69,8 +70,9 @@ def block_shape(slot: str, text: str, text_key: str, max_chars: int) -> str | No
 
 
 def derived_shape(slot: str, text_key: str) -> str:
-    """The shape of a block without a changing part: its slot and its text hash."""
-    return text_hash(slot + "\x1e" + text_key)
+    """The shape of a block without a changing part: its slot and its text hash (hashed as they are: a slot
+    and a hash hold no whitespace to fold)."""
+    return blake2b(f"{slot}\x1e{text_key}".encode(), digest_size=8).hexdigest()
 
 
 @dataclass(slots=True)
@@ -97,7 +99,6 @@ class BlockFrequency:
         """On how many pages the block's exact text appears, and its shape (0 without a shape)."""
         shape = key.shape
         return self.texts.get(key.text, 0), self.shapes.get(shape, 0) if shape is not None else 0
-
 
 
 def _count_once(counts: dict[str, int], keys: Iterable[str]) -> None:

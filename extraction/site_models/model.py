@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from extraction.result import Block, BlockFeatures, BlockKind, Label, Rule
+from extraction.result import RULE_TEXT, Block, BlockFeatures, BlockKind, Label, Rule
 from extraction.scoring import same_text
 from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
@@ -36,6 +36,7 @@ from extraction.site_models.slots import TemplateSlots, in_region
 _NO_FEATURES = BlockFeatures()
 _KINDS = {kind.value: kind for kind in BlockKind}
 _LABELS = {label.value: label for label in Label}
+_RULES = {rule.value: rule for rule in Rule}
 # Content structures whose lines look alike from page to page (numbers, code) without being template.
 _PROTECTED = frozenset({BlockKind.TABLE_ROW, BlockKind.CODE, BlockKind.LIST_ITEM})
 
@@ -240,8 +241,10 @@ class SiteModel:
         return Decision(block.position, block.label, Rule.KEPT, reason, decision.pages)
 
 
-def stored_block(position: int, slot: str, tag: str, kind: str, text: str, label: str, reason: str) -> Block:
-    """A block as a crawl stores it (kind and label as their values; the slot as its path) for the model."""
+def stored_block(position: int, slot: str, tag: str, kind: str, text: str, label: str, rule: int) -> Block:
+    """A block as a crawl stores it (kind, label and rule as their values; the slot as its path), for the
+    model; its reason is its rule's sentence (a store keeps no figures)."""
+    decided_by = _RULES.get(rule, Rule.UNJUDGED)
     return Block(
         position,
         slot,
@@ -250,7 +253,8 @@ def stored_block(position: int, slot: str, tag: str, kind: str, text: str, label
         text,
         _NO_FEATURES,
         _LABELS[label],
-        reason=reason,
+        reason=RULE_TEXT[decided_by],
+        rule=decided_by,
     )
 
 

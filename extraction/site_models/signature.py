@@ -142,11 +142,6 @@ def encode_signature(signature: Signature) -> str:
     return " ".join(f"{shingle:016x}" for shingle in sorted(signature))
 
 
-def decode_signature(text: str) -> Signature:
-    """The inverse of `encode_signature`."""
-    return frozenset(int(shingle, 16) for shingle in text.split())
-
-
 def _shingle_hash(paths: Sequence[str]) -> int:
     # 64 bits, stable across processes (Python's hash() is salted), so signatures can be stored.
     digest = hashlib.blake2b("\x1f".join(paths).encode("utf-8"), digest_size=8).digest()

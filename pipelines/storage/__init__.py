@@ -1,14 +1,6 @@
 """SQL storage of crawled pages: typed models, engine and migrations, the batched upserts, `SqlStore`."""
 
 from pipelines.storage.db import make_engine, migrate, session_factory
-from pipelines.storage.repository import BatchSummary, SiteSavings, savings_by_site, store_pages
+from pipelines.storage.repository import BatchSummary, store_pages
 
-__all__ = [
-    "BatchSummary",
-    "SiteSavings",
-    "make_engine",
-    "migrate",
-    "savings_by_site",
-    "session_factory",
-    "store_pages",
-]
+__all__ = ["BatchSummary", "make_engine", "migrate", "session_factory", "store_pages"]

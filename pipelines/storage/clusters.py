@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from extraction.site_models import Cluster, decode_signature, encode_signature
+from extraction.site_models import Cluster
+from pipelines.storage.codec import pack_signature, unpack_signature
+from pipelines.storage.dialect import insert_for
 from pipelines.storage.models import Cluster as ClusterRow
 from pipelines.storage.models import Site
-from pipelines.storage.repository import insert_for, site_ids
+from pipelines.storage.repository import site_ids
 
 
 class StoredClusters:
@@ -34,12 +36,12 @@ class StoredClusters:
 def load_clusters(session: Session, site: str) -> list[Cluster]:
     """The site's clusters, oldest first."""
     rows = session.execute(
-        select(ClusterRow.signature, ClusterRow.shingles, ClusterRow.page_count)
+        select(ClusterRow.name, ClusterRow.representative, ClusterRow.page_count)
         .join(Site, Site.id == ClusterRow.site_id)
-        .where(Site.host == site, ClusterRow.shingles != "")
+        .where(Site.host == site, func.length(ClusterRow.representative) > 0)
         .order_by(ClusterRow.id)
     )
-    return [Cluster(name, decode_signature(shingles), pages) for name, shingles, pages in rows]
+    return [Cluster(name, unpack_signature(shingles), pages) for name, shingles, pages in rows]
 
 
 def add_cluster(session: Session, site: str, cluster: Cluster) -> None:
@@ -47,11 +49,11 @@ def add_cluster(session: Session, site: str, cluster: Cluster) -> None:
     site_id = site_ids(session, {site})[site]
     row = {
         "site_id": site_id,
-        "signature": cluster.name,
+        "name": cluster.name,
         "page_count": 0,
-        "shingles": encode_signature(cluster.signature),
+        "representative": pack_signature(cluster.signature),
     }
     stmt = insert_for(session, ClusterRow).on_conflict_do_update(
-        index_elements=["site_id", "signature"], set_={"shingles": row["shingles"]}
+        index_elements=["site_id", "name"], set_={"representative": row["representative"]}
     )
     session.execute(stmt, [row])

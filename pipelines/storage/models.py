@@ -1,20 +1,37 @@
 """SQLAlchemy 2.0 typed models of the store: one schema for SQLite and PostgreSQL.
 
 The Alembic history in `migrations/` creates this schema; `tests/pipelines/storage/test_migrations.py`
-checks that the two agree. The views `clean_pages` and `index_savings` are the stable SQL interface and
-are created by the migrations; `clean_pages` and `index_savings` below describe them for queries.
+checks that the two agree. The views (`clean_pages`, `page_blocks`, `index_savings`, `store_size`) are the
+stable SQL interface and are created by the migrations; they are described at the end for queries.
+
+What holds what (`store_size` measures it):
+- pages: a row per page, and in `pages.blocks` its blocks in order as one JSON array, a block being either
+  inline, when no other page holds it (a string: one character that codes its label and rule, then its
+  text if it is content, its hash if it is noise, `pipelines.storage.codec`), or a reference to the block
+  dictionary (an integer, `block id * 64 + code`, the code being its label and rule, `rules`);
+- the block dictionary (`blocks`): each block several pages hold, once, by its 64-bit text hash, with its
+  text while some page refers to it as content (`content_pages` counts them);
+- search index: the clean text of each page (SQLite: the FTS5 table `page_search`; PostgreSQL:
+  `pages.search`, a tsvector with a GIN index);
+- model state: what the site models need of each stored page to re-clean it (`page_models`, a compressed
+  record per page, and `model_places`, each cluster's dictionary of block places), and while a crawl runs,
+  the text of noise blocks a re-clean may restore (`pending_texts`): apart from the rest, no public table
+  is shaped by it.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
-    CheckConstraint,
+    JSON,
+    BigInteger,
     DateTime,
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -22,13 +39,28 @@ from sqlalchemy import (
     column,
     table,
 )
+from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-# A block hash is `extraction.text_hash`: 64 bits written as 16 hex digits. Hex text is portable (SQLite has
-# no unsigned 64-bit integer) and reads the same in SQL as in Python.
-HASH_LENGTH = 16
 CONTENT = "content"
 NOISE = "noise"
+# The bit of a block's code that says it is content; the five low bits are its `extraction.Rule`.
+CONTENT_BIT = 0x20
+# A dictionary reference in `pages.blocks`: the block's id shifted left by this, its code in the low bits.
+CODE_BITS = 6
+
+
+# The search index is made by SQL the models cannot describe (an FTS5 table and its shadow tables on SQLite,
+# a GIN index on PostgreSQL): migration 0004 creates it, and comparisons of models and schema leave it out.
+SEARCH_INDEX = "page_search"
+SEARCH_GIN_INDEX = "ix_pages_search"
+
+
+def described_by_models(name: str | None, kind: str) -> bool:
+    """False for the objects of the search index (an `include_name` hook of Alembic's comparisons)."""
+    if kind == "table":
+        return not (name or "").startswith(SEARCH_INDEX)
+    return name != SEARCH_GIN_INDEX
 
 
 class Base(DeclarativeBase):
@@ -47,7 +79,7 @@ class Base(DeclarativeBase):
 
 
 class Site(Base):
-    """A crawled host (host[:port])."""
+    """A crawled site (host[:port])."""
 
     __tablename__ = "sites"
 
@@ -56,83 +88,118 @@ class Site(Base):
 
 
 class Cluster(Base):
-    """Pages of one site that share a template (same structural signature)."""
+    """Pages of one site that share a template; `representative` is the signature pages are compared with
+    (its shingles as 8-byte big-endian integers), `name` the hash of it."""
 
     __tablename__ = "clusters"
-    __table_args__ = (UniqueConstraint("site_id", "signature"),)
+    __table_args__ = (UniqueConstraint("site_id", "name"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"))
-    signature: Mapped[str] = mapped_column(String)
+    name: Mapped[str] = mapped_column(String(16))
     page_count: Mapped[int] = mapped_column(Integer, default=0)
-    # The representative signature pages are compared with: space-separated 16-hex-digit shingles.
-    shingles: Mapped[str] = mapped_column(Text, default="", server_default="")
+    representative: Mapped[bytes] = mapped_column(LargeBinary, default=b"", server_default="")
 
 
 class Page(Base):
-    """One stored page: what was fetched, its sizes, and the hash of its informative text."""
+    """One stored page: what was fetched, its sizes, its blocks in order, and the hash of its clean text."""
 
     __tablename__ = "pages"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     url: Mapped[str] = mapped_column(String, unique=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"), index=True)
+    cluster_id: Mapped[int | None] = mapped_column(ForeignKey("clusters.id", ondelete="SET NULL"), index=True)
     status: Mapped[int] = mapped_column(Integer)
     fetched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     title: Mapped[str] = mapped_column(Text)
-    site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"), index=True)
-    cluster_id: Mapped[int | None] = mapped_column(ForeignKey("clusters.id", ondelete="SET NULL"), index=True)
     raw_html_bytes: Mapped[int] = mapped_column(Integer)
     visible_text_bytes: Mapped[int] = mapped_column(Integer)
-    # UTF-8 bytes of the page's clean text (its content blocks joined by newlines).
+    # UTF-8 bytes of the page's clean text (its content blocks joined by newlines), and its hash.
     stored_bytes: Mapped[int] = mapped_column(Integer)
-    content_hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    content_hash: Mapped[int] = mapped_column(BigInteger)
+    # The hash of the page's blocks as extracted (their text hashes and single-page decisions): a new fetch
+    # with the same fingerprint changes nothing stored.
+    fingerprint: Mapped[int] = mapped_column(BigInteger)
+    # Every block of the page in order: inline when no other page holds it (a string), else a reference to
+    # the block dictionary, block id * 64 + code (`pipelines.storage.codec`).
+    blocks: Mapped[list[int | str]] = mapped_column(JSON)
+    # PostgreSQL's search index of the clean text (SQLite keeps its own, the FTS5 table page_search).
+    search: Mapped[Any] = mapped_column(Text().with_variant(TSVECTOR(), "postgresql"), nullable=True)
 
 
 class Block(Base):
-    """One distinct block text, by hash; the text is kept only when some page holds it as content."""
+    """The block dictionary: a block that several pages hold, once, by the 64-bit hash of its text; the
+    text is kept while a page refers to it as content (`content_pages` counts those pages)."""
 
     __tablename__ = "blocks"
 
-    hash: Mapped[str] = mapped_column(String(HASH_LENGTH), primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hash: Mapped[int] = mapped_column(BigInteger, unique=True)
     text: Mapped[str | None] = mapped_column(Text)
-    first_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    content_pages: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
-class PageBlock(Base):
-    """A block of a page: where it stands, which text it is, and whether it is content or noise (and why)."""
+class RuleRow(Base):
+    """The codes of `pages.blocks`: a block's label and the rule that decided it, with its sentence."""
 
-    __tablename__ = "page_blocks"
-    __table_args__ = (CheckConstraint(f"label IN ('{CONTENT}', '{NOISE}')", name="label"),)
+    __tablename__ = "rules"
+
+    code: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(String)
+    label: Mapped[str] = mapped_column(String(8))
+    description: Mapped[str] = mapped_column(Text)
+
+
+class ModelPlaces(Base):
+    """Places of a cluster's template as the site models know blocks by them (layout path, tag and kind),
+    a batch of new places per row, compressed (`pipelines.storage.model_state`): a page's model state
+    names a place by its row and index."""
+
+    __tablename__ = "model_places"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    cluster_id: Mapped[int] = mapped_column(ForeignKey("clusters.id", ondelete="CASCADE"), index=True)
+    places: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class PageModel(Base):
+    """What the site models need of a stored page to re-clean it: per block its place (`model_places`), its
+    single-page decision and its shape (`pipelines.storage.codec.ModelState`), compressed."""
+
+    __tablename__ = "page_models"
 
     page_id: Mapped[int] = mapped_column(ForeignKey("pages.id", ondelete="CASCADE"), primary_key=True)
-    position: Mapped[int] = mapped_column(Integer, primary_key=True)
-    # Indexed: which pages hold a block is the question of noise learning and of re-cleaning.
-    block_hash: Mapped[str] = mapped_column(ForeignKey("blocks.hash"), index=True)
-    label: Mapped[str] = mapped_column(String(8))
-    reason: Mapped[str] = mapped_column(Text, default="")
-    tag: Mapped[str] = mapped_column(String(16), default="", server_default="")
-    kind: Mapped[str] = mapped_column(String(10), default="", server_default="")
-    # The site model's keys: the layout path and the near-duplicate hash (`extraction.site_models`).
-    slot: Mapped[str] = mapped_column(Text, default="", server_default="")
-    shape_hash: Mapped[str | None] = mapped_column(String(16))
-    # The single-page decision, which the cluster's model revises into `label` and `reason`.
-    page_label: Mapped[str] = mapped_column(String(8), default="", server_default="")
-    page_reason: Mapped[str] = mapped_column(Text, default="", server_default="")
+    cluster_id: Mapped[int] = mapped_column(ForeignKey("clusters.id", ondelete="CASCADE"), index=True)
+    state: Mapped[bytes] = mapped_column(LargeBinary)
 
 
-class ClusterBlockCount(Base):
-    """How many pages of a cluster hold a block hash (at any position, counted once per page)."""
+class PendingText(Base):
+    """The text of a noise block (by its hash) that a re-clean may still restore as content, until the
+    crawl ends."""
 
-    __tablename__ = "cluster_block_counts"
+    __tablename__ = "pending_texts"
 
-    cluster_id: Mapped[int] = mapped_column(ForeignKey("clusters.id", ondelete="CASCADE"), primary_key=True)
-    block_hash: Mapped[str] = mapped_column(ForeignKey("blocks.hash"), primary_key=True)
-    pages: Mapped[int] = mapped_column(Integer)
+    hash: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    text: Mapped[str] = mapped_column(Text)
+
+
+class StoreMeasure(Base):
+    """The bytes on disk of one table or index of the store, and the part of the store it holds, as last
+    measured (`pipelines.storage.sizes`); the view `store_size` shows them."""
+
+    __tablename__ = "store_measures"
+
+    relation: Mapped[str] = mapped_column(String, primary_key=True)
+    part: Mapped[str] = mapped_column(String)
+    bytes: Mapped[int] = mapped_column(BigInteger)
+    measured_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 # The views of the stable SQL interface, described for `select()` (the migrations create them).
 clean_pages = table(
     "clean_pages",
+    column("page_id", Integer),
     column("url", String),
     column("site", String),
     column("cluster", String),
@@ -140,13 +207,32 @@ clean_pages = table(
     column("title", Text),
     column("text", Text),
 )
+page_blocks = table(
+    "page_blocks",
+    column("page_id", Integer),
+    column("position", Integer),
+    column("block_id", Integer),
+    column("block_hash", String),
+    column("label", String),
+    column("rule", String),
+    column("reason", Text),
+    column("text", Text),
+)
 index_savings = table(
     "index_savings",
     column("site", String),
     column("pages", Integer),
-    column("raw_html_bytes", Integer),
-    column("visible_text_bytes", Integer),
-    column("stored_bytes", Integer),
+    column("raw_html_bytes", BigInteger),
+    column("visible_text_bytes", BigInteger),
+    column("clean_text_bytes", BigInteger),
+    column("stored_bytes", BigInteger),
     column("stored_vs_html", Float),
     column("stored_vs_text", Float),
+)
+store_size = table(
+    "store_size",
+    column("part", String),
+    column("relation", String),
+    column("bytes", BigInteger),
+    column("measured_at", DateTime(timezone=True)),
 )

@@ -3,31 +3,50 @@
 The model is the cluster's, learned by this process from exactly the pages stored, or else rebuilt from
 the database: what several crawler processes stored (and earlier crawls) all counts, and the result
 depends only on the stored pages, so re-cleaning again gives the same labels. Each block starts again
-from its single-page decision (`page_label`), the cluster's model revises it
-(`extraction.site_models.SiteModel`), and the rows whose label or rule change are updated (a reason whose
-counts alone moved is left as it is), with the clean-text size and hash of the pages relabelled.
+from its single-page decision (the page's model state, `pipelines.storage.model_state`), the cluster's
+model revises it (`extraction.site_models.SiteModel`), and the pages whose codes change are rewritten,
+with their clean-text size and hash, the content counts and the search index. Rules are compared, not
+sentences: a decision that only changed its figures ("on 40 of 45 pages" now "on 480 of 526") is the same.
 
-Revising reads only the text of the blocks a page set aside (may one be restored, is it the headline?):
-the model judges a content block by its keys alone. Reading every block's text was 60% of the cost of
-re-cleaning a large cluster; the clean text of the few pages whose labels change is read back instead.
+A block can turn content only while its text is known: inline, in the dictionary, or kept apart while the
+crawl runs (`pending_texts`); a block whose noise text an earlier crawl forgot stays noise. A content block
+held inline that turns noise moves to the dictionary, its text kept apart like any noise text.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
-from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Select, case, exists, func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
-from extraction import Block, Label, text_hash
-from extraction.site_models import BlockKey, SiteModel, SiteModelConfig, stored_block
-from pipelines.storage.models import CONTENT, Page, PageBlock
+from extraction import Block, text_hash
+from extraction.site_models import BlockKey, SiteModel, SiteModelConfig
+from pipelines.storage.codec import (
+    CODE_BITS,
+    CONTENT_BIT,
+    Element,
+    block_code,
+    decode_state,
+    element_code,
+    hash_to_int,
+    inline,
+    inline_hash,
+    inline_text,
+    int_to_hash,
+    recoded,
+)
+from pipelines.storage.content import CHUNK, apply_content_deltas, content_deltas, keep_pending_texts
+from pipelines.storage.model_state import StatePlaces
 from pipelines.storage.models import Block as BlockRow
+from pipelines.storage.models import Page, PageModel, PendingText
+from pipelines.storage.search_index import TextChange, index_pages
+
+# Pages read and revised at a time: memory holds the model and a few pages, not the cluster.
+_PAGES_PER_READ = 200
 
 
 @dataclass(slots=True)
@@ -52,51 +71,16 @@ class RecleanSummary:
 
 @dataclass(slots=True)
 class _StoredPage:
+    """A stored page as re-cleaning reads it: its elements, each block's text hash and text (None: not
+    known), and its blocks and keys as the model takes them."""
+
     id: int
     title: str
+    elements: list[Element]
+    hashes: list[str]
+    texts: list[str | None]
     blocks: list[Block] = field(default_factory=list)
     keys: list[BlockKey] = field(default_factory=list)
-    stored: list[tuple[Label, str]] = field(default_factory=list)
-
-
-# Every stored block in page order; the text column is added by each query below. Ordered by `pages.id`,
-# not the equal `page_blocks.page_id`: SQLite then reads the rows in index order instead of sorting them.
-_BLOCKS = (
-    select(
-        PageBlock.page_id,
-        PageBlock.position,
-        PageBlock.block_hash,
-        PageBlock.slot,
-        PageBlock.shape_hash,
-        PageBlock.tag,
-        PageBlock.kind,
-        PageBlock.page_label,
-        PageBlock.page_reason,
-        PageBlock.label,
-        PageBlock.reason,
-    )
-    .join(Page, Page.id == PageBlock.page_id)
-    .order_by(Page.id, PageBlock.position)
-)
-_TEXT = select(BlockRow.text).where(BlockRow.hash == PageBlock.block_hash).scalar_subquery()
-# The single-page label, or the label of a row stored before single-page labels were (empty).
-_SET_ASIDE = func.coalesce(func.nullif(PageBlock.page_label, ""), PageBlock.label) != CONTENT
-# Learning needs every text (the content region weighs content by its length), and so do Lin & Ho's
-# redundant blocks (their terms); a correlated subquery in a CASE reads a text only when the CASE asks.
-_ROWS_WITH_TEXT = _BLOCKS.add_columns(_TEXT)
-_ROWS_TO_REVISE = _BLOCKS.add_columns(case((_SET_ASIDE, _TEXT)))
-_CLEAN_TEXT = (
-    select(PageBlock.page_id, BlockRow.text)
-    .join(BlockRow, BlockRow.hash == PageBlock.block_hash)
-    .where(PageBlock.label == CONTENT)
-    .order_by(PageBlock.page_id, PageBlock.position)
-)
-_DIGITS = re.compile(r"\d+")
-_LABELS = {label.value: label for label in Label}
-# Rows per fetch of the streamed pass: a few pages' blocks at a time.
-_ROWS_PER_FETCH = 2000
-# Pages per query reading clean text back (far under any database's limit on bound parameters).
-_PAGES_PER_QUERY = 500
 
 
 def reclean_cluster(
@@ -105,14 +89,13 @@ def reclean_cluster(
     """Revise the labels of every stored page of the cluster with its model, in place.
 
     `model` is the cluster's model when the caller holds one that has seen exactly the stored pages
-    (`stored_urls`); otherwise it is rebuilt from them. Pages are read as a stream, one at a time, and
-    the changed rows written at the end, so memory holds the model and the changes, not the pages.
+    (`stored_urls`); otherwise it is rebuilt from them. Pages are read a few at a time, and the changed
+    ones written at the end, so memory holds the model and the changes, not the pages.
     """
     if model is None:
         model = rebuilt_model(session, cluster_id, config)
-    rows = _ROWS_WITH_TEXT if config.drop_redundant else _ROWS_TO_REVISE
     changes = _Changes()
-    for page in _stored_pages(session, cluster_id, rows):
+    for page in _stored_pages(session, cluster_id):
         if model.ready:
             model.apply(page.blocks, page.title, page.keys)
         changes.add(page)
@@ -123,117 +106,209 @@ def reclean_cluster(
 def rebuilt_model(session: Session, cluster_id: int, config: SiteModelConfig) -> SiteModel:
     """The cluster's model learned from its stored pages, as single-page extraction labelled them."""
     model = SiteModel(config)
-    for page in _stored_pages(session, cluster_id, _ROWS_WITH_TEXT):
+    for page in _stored_pages(session, cluster_id):
         model.observe(page.blocks, page.keys)
     return model
 
 
 def stored_urls(session: Session, cluster_id: int) -> set[str]:
-    """The URLs of the cluster's stored pages."""
-    return set(session.scalars(select(Page.url).where(Page.cluster_id == cluster_id)))
+    """The URLs of the cluster's stored pages that its model can revise (those with a model state)."""
+    query = select(Page.url).join(PageModel, PageModel.page_id == Page.id)
+    query = query.where(PageModel.cluster_id == cluster_id)
+    return set(session.scalars(query))
 
 
 def purge_noise_text(session: Session) -> int:
-    """Forget the text of every block that no stored page holds as content; return how many."""
-    held = exists().where(PageBlock.block_hash == BlockRow.hash, PageBlock.label == CONTENT)
-    result = session.execute(
-        update(BlockRow).where(BlockRow.text.is_not(None), ~held).values(text=None),
+    """Forget the text of every block that no stored page holds as content (those waiting apart, and those
+    whose pages dropped them); return how many."""
+    pending = session.execute(delete(PendingText), execution_options={"synchronize_session": False})
+    dropped = session.execute(
+        update(BlockRow).where(BlockRow.text.is_not(None), BlockRow.content_pages == 0).values(text=None),
         execution_options={"synchronize_session": False},
     )
-    return int(getattr(result, "rowcount", 0) or 0)
+    return sum(int(getattr(result, "rowcount", 0) or 0) for result in (pending, dropped))
 
 
-def _stored_pages(session: Session, cluster_id: int, rows: Select[Any]) -> Iterator[_StoredPage]:
-    """The cluster's pages one at a time, each block as single-page extraction labelled it.
+def _stored_pages(session: Session, cluster_id: int) -> Iterator[_StoredPage]:
+    """The cluster's pages with a model state, a few at a time, each block as single-page extraction
+    labelled it, with its text when known."""
+    places = StatePlaces.of(session, cluster_id)
+    query = (
+        select(Page.id, Page.title, Page.blocks, PageModel.state)
+        .join(PageModel, PageModel.page_id == Page.id)
+        .where(PageModel.cluster_id == cluster_id)
+        .order_by(Page.id)
+        .execution_options(yield_per=_PAGES_PER_READ)
+    )
+    batch: list[tuple[Any, ...]] = []
+    for row in session.execute(query):
+        batch.append(tuple(row))
+        if len(batch) == _PAGES_PER_READ:
+            yield from _pages(session, places, batch)
+            batch = []
+    yield from _pages(session, places, batch)
 
-    A block whose text `rows` does not read is empty, as is one whose noise text an earlier crawl
-    purged.
-    """
-    pages = select(Page.id, Page.title).where(Page.cluster_id == cluster_id)
-    titles = dict(session.execute(pages).all())
-    # Core rows by position, streamed (a server-side cursor on PostgreSQL): the ORM's row processing
-    # doubled the cost of this pass, and holding every page of a large cluster at once tripled the
-    # crawl's memory.
-    query = rows.where(Page.cluster_id == cluster_id).execution_options(yield_per=_ROWS_PER_FETCH)
-    for page_id, page_rows in groupby(session.connection().execute(query), key=itemgetter(0)):
-        yield _stored_page(page_id, titles[page_id], page_rows)
+
+def _pages(session: Session, places: StatePlaces, rows: Sequence[tuple[Any, ...]]) -> Iterator[_StoredPage]:
+    if not rows:
+        return
+    refs: set[int] = set()
+    noise: set[int] = set()
+    for _, _, elements, _ in rows:
+        for value in elements:
+            if isinstance(value, str):
+                digest = inline_hash(value)
+                if digest is not None:
+                    noise.add(hash_to_int(digest))
+            else:
+                refs.add(value >> CODE_BITS)
+    dictionary, pending = _dictionary(session, refs), _pending(session, noise)
+    for page_id, title, elements, state in rows:
+        page = _stored_page(page_id, title, elements, dictionary, pending)
+        texts = [text or "" for text in page.texts]
+        page.blocks, page.keys = places.blocks(decode_state(state), page.hashes, texts)
+        yield page
 
 
-def _stored_page(page_id: int, title: str, rows: Iterable[Any]) -> _StoredPage:
-    page = _StoredPage(page_id, title)
-    blocks, keys, stored = page.blocks, page.keys, page.stored
-    for _, position, block_hash, slot, shape, tag, kind, page_label, page_reason, label, reason, text in rows:
-        blocks.append(stored_block(position, slot, tag, kind, text or "", page_label or label, page_reason))
-        keys.append(BlockKey(block_hash, slot, shape))
-        stored.append((_LABELS[label], reason))
-    return page
+def _stored_page(
+    page_id: int,
+    title: str,
+    elements: Sequence[Element],
+    dictionary: Mapping[int, tuple[str, str | None]],
+    pending: Mapping[int, str],
+) -> _StoredPage:
+    hashes: list[str] = []
+    texts: list[str | None] = []
+    for value in elements:
+        if isinstance(value, str):
+            own, digest = inline_text(value), inline_hash(value)
+            if digest is None:
+                digest = text_hash(own or "")
+            else:
+                own = pending.get(hash_to_int(digest))
+        else:
+            digest, own = dictionary[value >> CODE_BITS]
+        hashes.append(digest)
+        texts.append(own)
+    return _StoredPage(page_id, title, list(elements), hashes, texts)
+
+
+def _dictionary(session: Session, ids: set[int]) -> dict[int, tuple[str, str | None]]:
+    """The hash (hex) and text of dictionary blocks: their own, or the noise text kept apart."""
+    found: dict[int, tuple[str, str | None]] = {}
+    ordered = sorted(ids)
+    for start in range(0, len(ordered), CHUNK):
+        query = (
+            select(BlockRow.id, BlockRow.hash, func.coalesce(BlockRow.text, PendingText.text))
+            .outerjoin(PendingText, PendingText.hash == BlockRow.hash)
+            .where(BlockRow.id.in_(ordered[start : start + CHUNK]))
+        )
+        for block_id, value, text in session.execute(query):
+            found[block_id] = (int_to_hash(value), text)
+    return found
+
+
+def _pending(session: Session, hashes: set[int]) -> dict[int, str]:
+    """The noise texts kept apart for these hashes."""
+    found: dict[int, str] = {}
+    ordered = sorted(hashes)
+    for start in range(0, len(ordered), CHUNK):
+        query = select(PendingText.hash, PendingText.text).where(
+            PendingText.hash.in_(ordered[start : start + CHUNK])
+        )
+        found.update(session.execute(query).all())
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Change:
+    """A page re-cleaning rewrites: its elements, and its clean text before and after (None: unchanged)."""
+
+    elements: list[Element]
+    texts: TextChange | None
 
 
 @dataclass(slots=True)
 class _Changes:
-    """The rows re-cleaning changes, gathered page by page and written at once."""
+    """The pages re-cleaning changes, gathered page by page and written at once."""
 
     summary: RecleanSummary = field(default_factory=RecleanSummary)
-    blocks: list[dict[str, Any]] = field(default_factory=list)
-    relabelled_pages: list[int] = field(default_factory=list)
+    pages: dict[int, _Change] = field(default_factory=dict)
+    deltas: Counter[int] = field(default_factory=Counter)
+    # Inline content blocks turned noise: their text by hash, kept apart for a later re-clean.
+    set_aside: dict[int, str] = field(default_factory=dict)
 
     def add(self, page: _StoredPage) -> None:
-        """Note the page's blocks whose decision changed, and the page when a label did.
-
-        A reason that changed only in its counts ("on 40 of 45 pages" now "on 480 of 526") is the same
-        decision: it keeps the counts of the pass that made it, so re-cleaning a large cluster does not
-        rewrite every template block of every page.
-        """
+        """Note the page when a block's label or rule changed, and the content counts it moves."""
         self.summary.pages += 1
-        changed = [
-            (block, stored)
-            for block, stored in zip(page.blocks, page.stored, strict=True)
-            if block.label is not stored[0] or _new_rule(block.reason, stored[1])
+        old = [element_code(value) for value in page.elements]
+        revised = zip(page.blocks, old, page.texts, strict=True)
+        new = [_revised(block, before, text) for block, before, text in revised]
+        if new == old:
+            return
+        elements = [
+            _recoded(value, after, text, digest)
+            for value, after, text, digest in zip(page.elements, new, page.texts, page.hashes, strict=True)
         ]
-        self.blocks.extend(
-            {
-                "page_id": page.id,
-                "position": block.position,
-                "label": block.label.value,
-                "reason": block.reason,
-            }
-            for block, _ in changed
-        )
-        relabelled = sum(1 for block, stored in changed if block.label is not stored[0])
+        for value, after in zip(page.elements, new, strict=True):
+            text = inline_text(value) if isinstance(value, str) else None
+            if text is not None and not after & CONTENT_BIT:
+                self.set_aside[hash_to_int(text_hash(text))] = text
+        relabelled = sum((after ^ before) & CONTENT_BIT != 0 for before, after in zip(old, new, strict=True))
+        texts = None
         if relabelled:
-            self.relabelled_pages.append(page.id)
             self.summary.pages_changed += 1
             self.summary.blocks_relabelled += relabelled
+            texts = (_clean_text(page.texts, old), _clean_text(page.texts, new))
+            self.deltas.update(content_deltas(_refs(page.elements, old), _refs(page.elements, new)))
+        self.pages[page.id] = _Change(elements, texts)
 
     def write(self, session: Session) -> None:
-        """Update the changed rows (bulk updates by primary key), then the clean-text size and hash of
-        the pages relabelled, read back from the rows as now stored."""
-        if self.blocks:
-            session.execute(update(PageBlock), self.blocks)
-        if self.relabelled_pages:
-            session.execute(update(Page), _clean_text_rows(session, self.relabelled_pages))
+        """Rewrite the changed pages' blocks and, where their clean text changed, its size and hash; move
+        the content counts and the search index."""
+        if not self.pages:
+            return
+        keep_pending_texts(session, self.set_aside)
+        blocks = [{"id": page_id, "blocks": change.elements} for page_id, change in self.pages.items()]
+        session.execute(update(Page), blocks)
+        texts = {page_id: change.texts for page_id, change in self.pages.items() if change.texts is not None}
+        sizes = [_clean_text_row(page_id, new or "") for page_id, (_, new) in texts.items()]
+        if sizes:
+            session.execute(update(Page), sizes)
+        apply_content_deltas(session, self.deltas)
+        index_pages(session, texts)
 
 
-def _clean_text_rows(session: Session, page_ids: Sequence[int]) -> list[dict[str, Any]]:
-    """The stored size and hash of each page's clean text (its content blocks joined by newlines)."""
-    rows: list[dict[str, Any]] = []
-    for start in range(0, len(page_ids), _PAGES_PER_QUERY):
-        chunk = page_ids[start : start + _PAGES_PER_QUERY]
-        found = session.connection().execute(_CLEAN_TEXT.where(PageBlock.page_id.in_(chunk)))
-        texts = {
-            page_id: "\n".join(text or "" for _, text in blocks)
-            for page_id, blocks in groupby(found, key=itemgetter(0))
-        }
-        # A page left with no content block (the single-page model found none) has an empty text.
-        rows.extend(_size_and_hash(page_id, texts.get(page_id, "")) for page_id in chunk)
-    return rows
+def _revised(block: Block, before: int, text: str | None) -> int:
+    """A block's code as the model revised it; a block whose text is not known cannot turn content."""
+    after = block_code(block)
+    if after & CONTENT_BIT and not before & CONTENT_BIT and not text:
+        return before
+    return after
 
 
-def _size_and_hash(page_id: int, text: str) -> dict[str, Any]:
-    return {"id": page_id, "stored_bytes": len(text.encode("utf-8")), "content_hash": text_hash(text)}
+def _recoded(value: Element, after: int, text: str | None, digest: str) -> Element:
+    """An element with its revised code: an inline block that changes label is written anew (its text if
+    it turned content, its hash if it turned noise)."""
+    if isinstance(value, str) and bool(element_code(value) & CONTENT_BIT) != bool(after & CONTENT_BIT):
+        return inline(after, text or "", digest)
+    return recoded(value, after)
 
 
-def _new_rule(reason: str, stored: str) -> bool:
-    """True when `reason` differs from the stored one by more than its counts."""
-    # Most reasons are unchanged: compare before masking, which would cost two regex passes per block.
-    return reason != stored and _DIGITS.sub("0", reason) != _DIGITS.sub("0", stored)
+def _refs(elements: Sequence[Element], codes: Sequence[int]) -> list[int]:
+    """The dictionary blocks the elements refer to as content, under `codes`."""
+    return [
+        value >> CODE_BITS
+        for value, block_code in zip(elements, codes, strict=True)
+        if block_code & CONTENT_BIT and not isinstance(value, str)
+    ]
+
+
+def _clean_text(texts: Sequence[str | None], codes: Sequence[int]) -> str:
+    """A page's clean text: its content blocks' texts in order, one per line."""
+    return "\n".join(text or "" for text, code in zip(texts, codes, strict=True) if code & CONTENT_BIT)
+
+
+def _clean_text_row(page_id: int, text: str) -> dict[str, Any]:
+    size = len(text.encode("utf-8"))
+    return {"id": page_id, "stored_bytes": size, "content_hash": hash_to_int(text_hash(text))}

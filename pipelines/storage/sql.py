@@ -11,14 +11,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 
+from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from extraction.site_models import SiteModel
 from pipelines.cluster_models import CrawlModels
 from pipelines.config import CrawlConfig
+from pipelines.storage.db import compact
+from pipelines.storage.known import KnownIds
+from pipelines.storage.models import SEARCH_INDEX, Page
 from pipelines.storage.reclean import RecleanSummary, purge_noise_text, reclean_cluster, stored_urls
 from pipelines.storage.repository import BatchSummary, cluster_ids, store_pages
+from pipelines.storage.sizes import StoreSize, measure
 from records import PageRecord
 
 logger = logging.getLogger(__name__)
@@ -28,12 +33,20 @@ class SqlStore:
     """Store page records and re-clean stored clusters in one SQL database."""
 
     def __init__(
-        self, sessions: sessionmaker[Session], config: CrawlConfig, models: CrawlModels | None
+        self,
+        sessions: sessionmaker[Session],
+        config: CrawlConfig,
+        models: CrawlModels | None,
+        compact_share: float = 0.0,
     ) -> None:
         self.sessions = sessions
         self.config = config
+        self.compact_share = compact_share
+        # Pages this process wrote (new or changed): the churn that decides compacting at the end.
+        self.written = 0
         # With site models, noise text is kept until the page's cluster has re-cleaned it.
         self.models = models
+        self.known = KnownIds()
 
     def persist(self, pages: Sequence[PageRecord]) -> tuple[list[PageRecord], BatchSummary]:
         """Write the pages in one transaction, or one per transaction when that fails; the pages stored."""
@@ -69,9 +82,29 @@ class SqlStore:
                 summary.purged = purge_noise_text(session)
         return summary
 
+    def finish(self) -> StoreSize:
+        """Compact the store when this process wrote at least `compact_share` of its pages (`compact`), give
+        freed pages back to the file system and measure the store on disk (`store_size`)."""
+        engine = self.sessions.kw["bind"]
+        with self.sessions() as session:
+            stored = session.scalar(select(func.count()).select_from(Page)) or 0
+        if self.written and self.written >= self.compact_share * stored and compact(engine, [SEARCH_INDEX]):
+            logger.info("Compacted the store: this crawl wrote %d of its %d pages", self.written, stored)
+        return measure(engine)
+
     def _write(self, pages: Sequence[PageRecord]) -> BatchSummary:
-        with self.sessions.begin() as session:
-            return store_pages(session, pages, keep_noise_text=self.models is not None)
+        with_models = self.models is not None
+        try:
+            with self.sessions.begin() as session:
+                summary = store_pages(
+                    session, pages, keep_noise_text=with_models, model_state=with_models, known=self.known
+                )
+        except BaseException:
+            self.known.rollback()
+            raise
+        self.known.commit()
+        self.written += summary.new + summary.changed
+        return summary
 
     def _learned_model(self, session: Session, site: str, cluster: str, cluster_id: int) -> SiteModel | None:
         """This crawl's model of the cluster when it has seen exactly its stored pages; None to rebuild it."""

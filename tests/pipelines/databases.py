@@ -7,16 +7,18 @@ tables, views and ``alembic_version`` all land in it, and dropped afterwards.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from uuid import uuid4
 
 import pytest
-from sqlalchemy import create_engine, make_url
+from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pipelines.storage import make_engine, migrate, session_factory
+from pipelines.storage.search import words
 
 POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 START_POSTGRES = (
@@ -60,3 +62,23 @@ def postgres_schema() -> Iterator[str]:
         with admin.begin() as connection:
             connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
         admin.dispose()
+
+
+def search_index_mismatches(sessions: sessionmaker[Session]) -> list[str]:
+    """How the search index differs from the clean text it should hold (empty: in step). SQLite: each word
+    of the index's vocabulary against the clean pages holding it; PostgreSQL: each page's tsvector against
+    the clean text's."""
+    with sessions() as session:
+        if session.get_bind().dialect.name == "postgresql":
+            rows = session.execute(
+                text(
+                    "SELECT p.url FROM pages AS p JOIN clean_pages AS c ON c.page_id = p.id "
+                    "WHERE p.search IS DISTINCT FROM strip(to_tsvector('simple', c.text))"
+                )
+            )
+            return [url for (url,) in rows]
+        indexed = dict(session.execute(text("SELECT term, doc FROM page_search_vocabulary")).all())
+        counts: Counter[str] = Counter()
+        for (clean,) in session.execute(text("SELECT text FROM clean_pages")):
+            counts.update(set(words(clean)))
+    return sorted(word for word in indexed.keys() | counts.keys() if indexed.get(word, 0) != counts[word])

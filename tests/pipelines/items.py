@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from extraction import ExtractionResult, extract, text_hash
+from extraction import ExtractionResult, Rule, extract, text_hash
 from extraction.site_models import SiteModelConfig
 from records import BlockRecord, PageRecord, site_of
 
@@ -45,7 +45,7 @@ def make_item(
             position=position,
             hash=text_hash(text),
             label=label,
-            reason="" if label == "content" else "boilerplate",
+            rule=Rule.CONTENT_AREA if label == "content" else Rule.NOISE_SCORE,
             path=f"/html/body/div/p[{position + 1}]",
             kind="paragraph",
             text=text,

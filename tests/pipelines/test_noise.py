@@ -9,7 +9,7 @@ import pytest
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
-from extraction import text_hash
+from extraction import Rule, text_hash
 from pipelines.noise import NoisePipeline
 from records import BlockRecord, PageRecord, stats
 from tests.addon import addon_crawler
@@ -97,7 +97,7 @@ def test_site_models_revise_pages_once_the_cluster_is_ready(shared_dir: Path) ->
     # Once ready: the headline is content, the footer line repeated on every post is not.
     headline = next(block for block in last.blocks if block.tag == "h1")
     assert (headline.page_label, headline.label) == ("noise", "content")
-    assert "headline" in headline.reason
+    assert headline.rule == Rule.HEADLINE
     assert not any("Comments have moved" in block.text for block in last.blocks if block.label == "content")
 
 

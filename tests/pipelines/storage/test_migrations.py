@@ -6,14 +6,31 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Connection, event, inspect, text
+from sqlalchemy import Connection, event, inspect, select, text
 
-from pipelines.storage import make_engine, migrate
+from pipelines.storage import make_engine, migrate, session_factory
+from pipelines.storage.codec import int_to_hash
 from pipelines.storage.db import MIGRATIONS_DIR
-from pipelines.storage.models import Base
+from pipelines.storage.models import Base, Block, clean_pages, described_by_models, page_blocks
+from pipelines.storage.search import search
+from tests.pipelines.databases import search_index_mismatches
 
-TABLES = {"alembic_version", "sites", "clusters", "pages", "blocks", "page_blocks", "cluster_block_counts"}
-VIEWS = {"clean_pages", "index_savings"}
+TABLES = {
+    "alembic_version",
+    "sites",
+    "clusters",
+    "pages",
+    "blocks",
+    "rules",
+    "model_places",
+    "page_models",
+    "pending_texts",
+    "store_measures",
+}
+# SQLite's search index: an FTS5 table, the shadow tables it keeps its index in (no document sizes: search
+# ranks with its own BM25), and its vocabulary.
+SQLITE_SEARCH = {"page_search", *(f"page_search_{part}" for part in ("config", "data", "idx", "vocabulary"))}
+VIEWS = {"clean_pages", "page_blocks", "store_size", "index_savings"}
 
 
 def test_migrating_twice_is_a_noop(database_url: str) -> None:
@@ -27,7 +44,7 @@ def test_migrating_twice_is_a_noop(database_url: str) -> None:
             version = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
     finally:
         engine.dispose()
-    assert version == ["0003"]  # the latest migration: 0003_no_final_url
+    assert version == ["0004"]  # the latest migration: 0004_compact_store
     changes = [sql for sql in statements if sql.lstrip().split()[0].upper() in {"CREATE", "ALTER", "DROP"}]
     assert changes == []
 
@@ -37,7 +54,9 @@ def test_the_models_match_the_migrations(database_url: str) -> None:
     try:
         migrate(engine)
         with engine.connect() as connection:
-            differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+            options = {"include_name": lambda name, kind, _parents: described_by_models(name, kind)}
+            context = MigrationContext.configure(connection, opts=options)
+            differences = compare_metadata(context, Base.metadata)
     finally:
         engine.dispose()
     assert differences == []
@@ -53,7 +72,7 @@ def test_tables_and_views_land_in_the_database_schema(database_url: str) -> None
             schema = _current_schema(connection)
     finally:
         engine.dispose()
-    assert tables == TABLES
+    assert tables == (TABLES | SQLITE_SEARCH if schema is None else TABLES)
     assert views == VIEWS
     assert schema is None or schema.startswith("cc_")  # PostgreSQL: the test's own schema
 
@@ -66,8 +85,10 @@ def test_index_savings_documents_stored_bytes(database_url: str) -> None:
             documentation = _view_documentation(connection, "index_savings")
     finally:
         engine.dispose()
-    assert "stored_bytes = UTF-8 bytes of the distinct informative (content) block texts" in documentation
-    assert "8 bytes (one 64-bit block hash) per page_blocks row" in documentation
+    assert (
+        "stored_bytes = the bytes on disk (store_size) of the parts that hold a site's rows" in documentation
+    )
+    assert "clean_text_bytes = UTF-8 bytes of the clean text of the site's pages" in documentation
 
 
 def _current_schema(connection: Connection) -> str | None:
@@ -114,3 +135,137 @@ def test_pages_stored_under_0002_keep_their_rows_and_lose_only_final_url(databas
         engine.dispose()
     assert "final_url" not in columns
     assert tuple(row) == ("http://a.example/", "A page", "a.example")
+
+
+def _insert(connection: Connection, table: str, rows: list[dict[str, object]]) -> None:
+    columns = ", ".join(rows[0])
+    values = ", ".join(f":{name}" for name in rows[0])
+    connection.execute(text(f"INSERT INTO {table} ({columns}) VALUES ({values})"), rows)
+
+
+HASHES = {
+    "menu": "f0f0f0f0f0f0f0f0",
+    "hello": "0123456789abcdef",
+    "shared": "8000000000000001",
+    "own": "7fff00000000aaaa",
+}
+SHARED_TEXT = "A paragraph that two pages hold, long enough to be kept once."
+
+
+def _store_0003(connection: Connection) -> None:
+    """Two pages as a 0003 store kept them: a menu on both, a shared paragraph, a paragraph of their own."""
+    _upgrade(connection, "0003")
+    _insert(connection, "sites", [{"id": 1, "host": "a.example"}])
+    _insert(
+        connection,
+        "clusters",
+        [
+            {
+                "id": 1,
+                "site_id": 1,
+                "signature": "00ff00ff00ff00ff",
+                "page_count": 2,
+                "shingles": "00000000000000ff 0000000000000aaa",
+            }
+        ],
+    )
+    _insert(
+        connection,
+        "blocks",
+        [
+            {"hash": HASHES["menu"], "text": None, "first_seen": "2026-11-22 12:00:00+00"},
+            {"hash": HASHES["hello"], "text": "Hello.", "first_seen": "2026-11-22 12:00:00+00"},
+            {"hash": HASHES["shared"], "text": SHARED_TEXT, "first_seen": "2026-11-22 12:00:00+00"},
+            {"hash": HASHES["own"], "text": "Only here.", "first_seen": "2026-11-22 12:00:00+00"},
+        ],
+    )
+    pages = [
+        {
+            "id": index,
+            "url": f"http://a.example/{index}",
+            "status": 200,
+            "fetched_at": "2026-11-22 12:00:00+00",
+            "title": f"Page {index}",
+            "site_id": 1,
+            "cluster_id": 1,
+            "raw_html_bytes": 100,
+            "visible_text_bytes": 50,
+            "stored_bytes": 10,
+            "content_hash": "00000000000000aa",
+        }
+        for index in (1, 2)
+    ]
+    _insert(connection, "pages", pages)
+    blocks = [
+        (1, 0, "menu", "noise", "inside nav.menu (boilerplate)"),
+        (1, 1, "hello", "content", "in the content area (importance 0.91)"),
+        (1, 2, "shared", "content", "in the content area (importance 0.80)"),
+        (2, 0, "menu", "noise", "same text on 2 of 2 pages of its cluster"),
+        (2, 1, "shared", "content", "the page's headline"),
+        (2, 2, "own", "content", "in the content area (importance 0.77)"),
+    ]
+    _insert(
+        connection,
+        "page_blocks",
+        [
+            {
+                "page_id": page,
+                "position": position,
+                "block_hash": HASHES[name],
+                "label": label,
+                "reason": reason,
+                "tag": "p",
+                "kind": "paragraph",
+                "slot": "html/body/p",
+                "shape_hash": None,
+                "page_label": label,
+                "page_reason": reason,
+            }
+            for page, position, name, label, reason in blocks
+        ],
+    )
+    _insert(connection, "cluster_block_counts", [{"cluster_id": 1, "block_hash": HASHES["menu"], "pages": 2}])
+
+
+def test_pages_stored_under_0003_keep_their_blocks_labels_and_text(database_url: str) -> None:
+    engine = make_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            _store_0003(connection)
+        migrate(engine)
+        sessions = session_factory(engine)
+        with sessions() as session:
+            texts = dict(session.execute(select(clean_pages.c.url, clean_pages.c.text)).all())
+            rows = session.execute(
+                select(
+                    page_blocks.c.page_id,
+                    page_blocks.c.position,
+                    page_blocks.c.block_hash,
+                    page_blocks.c.label,
+                )
+                .add_columns(page_blocks.c.rule, page_blocks.c.text)
+                .order_by(page_blocks.c.page_id, page_blocks.c.position)
+            ).all()
+            dictionary = session.execute(select(Block.hash, Block.text, Block.content_pages)).all()
+            hits = [hit.url for hit in search(session, "paragraph kept once")]
+        mismatches = search_index_mismatches(sessions)
+    finally:
+        engine.dispose()
+    assert texts == {
+        "http://a.example/1": f"Hello.\n{SHARED_TEXT}",
+        "http://a.example/2": f"{SHARED_TEXT}\nOnly here.",
+    }
+    assert [tuple(row) for row in rows] == [
+        (1, 0, HASHES["menu"], "noise", "TEMPLATE_CONTAINER", None),
+        (1, 1, None, "content", "CONTENT_AREA", "Hello."),
+        (1, 2, HASHES["shared"], "content", "CONTENT_AREA", SHARED_TEXT),
+        (2, 0, HASHES["menu"], "noise", "REPEATED_TEXT", None),
+        (2, 1, HASHES["shared"], "content", "HEADLINE", SHARED_TEXT),
+        (2, 2, None, "content", "CONTENT_AREA", "Only here."),
+    ]
+    # Blocks two pages hold are kept once, the others inline in their page.
+    assert sorted((int_to_hash(value), text, count) for value, text, count in dictionary) == sorted(
+        [(HASHES["shared"], SHARED_TEXT, 2), (HASHES["menu"], None, 0)]
+    )
+    assert sorted(hits) == ["http://a.example/1", "http://a.example/2"]
+    assert mismatches == []

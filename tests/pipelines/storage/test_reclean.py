@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from extraction import text_hash
+from extraction import Rule, text_hash
 from extraction.site_models import SiteModelConfig
 from pipelines.cluster import ClusterPipeline
 from pipelines.context import CrawlContext
 from pipelines.noise import NoisePipeline
 from pipelines.storage import make_engine, session_factory
-from pipelines.storage.models import Block, Page, PageBlock, clean_pages
+from pipelines.storage.codec import code_label, decode_state, element_code, hash_to_int
+from pipelines.storage.model_state import StatePlaces
+from pipelines.storage.models import Block, Page, PageModel, PendingText, clean_pages, page_blocks
 from pipelines.storage.reclean import reclean_cluster
 from pipelines.store import StoragePipeline
 from records.stats import RECLEAN_REBUILT
 from tests.addon import addon_crawler
-from tests.pipelines.databases import postgres_schema
+from tests.pipelines.databases import postgres_schema, search_index_mismatches
 from tests.pipelines.pages import whizzy_item, whizzy_post_files
 
 MIN_PAGES = 5
@@ -73,30 +74,37 @@ def _sessions(database_url: str) -> Iterator[sessionmaker[Session]]:
 
 
 def _labels(database_url: str) -> dict[tuple[str, int], tuple[str, str]]:
-    """(url, position) -> (label, reason) of every stored block; the reason's counts masked (they are the
-    counts of the pass that made the decision, which depends on the order pages arrived in)."""
+    """(url, position) -> (label, rule) of every stored block."""
     with _sessions(database_url) as sessions, sessions() as session:
         rows = session.execute(
-            select(Page.url, PageBlock.position, PageBlock.label, PageBlock.reason).join(
-                PageBlock, PageBlock.page_id == Page.id
+            select(Page.url, page_blocks.c.position, page_blocks.c.label, page_blocks.c.rule).join(
+                page_blocks, page_blocks.c.page_id == Page.id
             )
         )
-        return {
-            (url, position): (label, re.sub(r"\d+", "0", reason)) for url, position, label, reason in rows
-        }
+        return {(url, position): (label, rule) for url, position, label, rule in rows}
+
+
+def _h1(session: Session, url_part: str) -> tuple[int, str, str]:
+    """The first h1 block of the stored page whose URL holds `url_part`: its position, its single-page
+    label (from the page's model state) and its label."""
+    cluster_id, elements, state = session.execute(
+        select(Page.cluster_id, Page.blocks, PageModel.state)
+        .join(PageModel, PageModel.page_id == Page.id)
+        .where(Page.url.endswith(url_part))
+    ).one()
+    assert cluster_id is not None
+    places = StatePlaces.of(session, cluster_id).places
+    decoded = decode_state(state)
+    position = next(index for index, key_id in enumerate(decoded.key_ids) if places[key_id][1] == "h1")
+    label = code_label(element_code(elements[position]))
+    return position, code_label(decoded.page_codes[position]), label
 
 
 def _headline(database_url: str, url_part: str) -> tuple[str, str]:
     """The (single-page label, label) of the h1 block of the stored page whose URL holds `url_part`."""
     with _sessions(database_url) as sessions, sessions() as session:
-        row = session.execute(
-            select(PageBlock.page_label, PageBlock.label)
-            .join(Page, Page.id == PageBlock.page_id)
-            .where(Page.url.endswith(url_part), PageBlock.tag == "h1")
-            .order_by(PageBlock.position)
-        ).first()
-        assert row is not None
-        return row.page_label, row.label
+        _, page_label, label = _h1(session, url_part)
+        return page_label, label
 
 
 def test_pages_stored_before_the_threshold_are_recleaned(shared_dir: Path, database_url: str) -> None:
@@ -119,6 +127,8 @@ def test_pages_stored_before_the_threshold_are_recleaned(shared_dir: Path, datab
         texts = session.scalars(select(clean_pages.c.text)).all()
     assert len(texts) == len(posts)
     assert not any("Comments have moved" in (text or "") for text in texts)
+    with _sessions(database_url) as sessions:
+        assert search_index_mismatches(sessions) == []  # re-cleaning kept the search index in step
 
 
 def test_a_site_override_reaches_the_models_of_that_site(shared_dir: Path, database_url: str) -> None:
@@ -145,18 +155,19 @@ def test_recleaned_pages_keep_the_size_and_hash_of_their_clean_text(
     assert len(pages) == MIN_PAGES + 1
     for url, stored_bytes, content_hash in pages:
         assert _headline_text(database_url, url) in texts[url]
-        assert (stored_bytes, content_hash) == (len(texts[url].encode("utf-8")), text_hash(texts[url]))
+        expected = (len(texts[url].encode("utf-8")), hash_to_int(text_hash(texts[url])))
+        assert (stored_bytes, content_hash) == expected
 
 
 def _headline_text(database_url: str, url: str) -> str:
     with _sessions(database_url) as sessions, sessions() as session:
+        position, _, label = _h1(session, url)
         text = session.scalar(
-            select(Block.text)
-            .join(PageBlock, PageBlock.block_hash == Block.hash)
-            .join(Page, Page.id == PageBlock.page_id)
-            .where(Page.url == url, PageBlock.tag == "h1", PageBlock.label == "content")
+            select(page_blocks.c.text)
+            .join(Page, Page.id == page_blocks.c.page_id)
+            .where(Page.url == url, page_blocks.c.position == position)
         )
-        assert text
+        assert label == "content" and text
         return text
 
 
@@ -165,16 +176,18 @@ def test_noise_text_is_forgotten_when_the_crawl_ends(shared_dir: Path, database_
     for post in whizzy_post_files(shared_dir, MIN_PAGES + 1):
         process.crawl(shared_dir, post)
     with _sessions(database_url) as sessions, sessions() as session:
-        assert (
-            session.scalar(select(Block.hash).where(Block.text.contains("On code and gadgets."))) is not None
-        )
+        waiting = select(PendingText.hash).where(PendingText.text.contains("On code and gadgets."))
+        assert session.scalar(waiting) is not None
     process.close()
     with _sessions(database_url) as sessions, sessions() as session:
         kept = session.scalars(select(Block.text).where(Block.text.is_not(None))).all()
-        content = set(session.scalars(select(PageBlock.block_hash).where(PageBlock.label == "content")))
-        all_text = session.scalars(select(Block.hash).where(Block.text.is_not(None))).all()
+        referred = select(page_blocks.c.block_id).where(page_blocks.c.label == "content")
+        content = set(session.scalars(referred.where(page_blocks.c.block_id.is_not(None))))
+        all_text = session.scalars(select(Block.id).where(Block.text.is_not(None))).all()
+        pending = session.scalar(select(func.count()).select_from(PendingText))
     assert not any("On code and gadgets." in text for text in kept)
     assert set(all_text) <= content
+    assert pending == 0
 
 
 @pytest.mark.postgres
@@ -192,7 +205,7 @@ def test_two_processes_sharing_postgresql_decide_as_one(shared_dir: Path) -> Non
         alone.close()
         shared, single = _labels(shared_url), _labels(single_url)
     assert shared == single
-    assert any(label == "content" and "headline" in reason for label, reason in shared.values())
+    assert any(label == "content" and rule == Rule.HEADLINE.name for label, rule in shared.values())
     # The lone process re-cleaned with the model it fed; each of the pair saw half the pages and rebuilt.
     assert _rebuilt(alone) == 0
     assert _rebuilt(one) > 0 and _rebuilt(two) > 0

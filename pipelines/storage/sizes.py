@@ -1,0 +1,211 @@
+"""What the store costs on disk, measured by the engine: per part, per site, and the whole file or database.
+
+The parts are those of `store_size` (SQLite's `dbstat`, PostgreSQL's relation sizes): clean text, page
+structure and hashes, search index, model state, crawl state, the schema, and SQLite's free pages. A site's
+share is `index_savings`' (each part shared among the sites by their rows in it). The whole store is the
+file on disk (SQLite, with its write-ahead log) or the database (PostgreSQL, `pg_database_size`); an empty
+store's size, measured the same way on a new one, is what the schema costs before any page.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import Connection, Engine, delete, insert, select, text
+from sqlalchemy.orm import Session
+
+from pipelines.storage.db import existing_engine, make_engine, migrate, reclaim, session_factory
+from pipelines.storage.models import StoreMeasure, index_savings
+
+PARTS = (
+    "page text and structure",
+    "block dictionary",
+    "search index",
+    "model state",
+    "crawl state",
+    "schema",
+    "free pages",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSavings:
+    """One row of the `index_savings` view: what the store holds for a site against what was fetched."""
+
+    site: str
+    pages: int
+    raw_html_bytes: int
+    visible_text_bytes: int
+    clean_text_bytes: int
+    stored_bytes: int
+    stored_vs_html: float | None
+    stored_vs_text: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoreSize:
+    """The store on disk: bytes per part, their sum, and the whole file or database as the system sees it."""
+
+    parts: dict[str, int]
+    on_disk: int
+
+    @property
+    def total(self) -> int:
+        """The sum of the parts."""
+        return sum(self.parts.values())
+
+
+def savings_by_site(session: Session) -> list[SiteSavings]:
+    """The `index_savings` view, one row per site, by site name."""
+    rows = session.execute(select(index_savings).order_by(index_savings.c.site))
+    return [SiteSavings(*row) for row in rows]
+
+
+def measure(engine: Engine) -> StoreSize:
+    """Measure the store's relations on disk and record them (`store_measures`, the view `store_size`);
+    its parts and its size on disk, after giving freed pages back (`reclaim`).
+
+    The record itself takes room in the store: it is written first, then measured again, so that the
+    figures include it.
+    """
+    reclaim(engine)
+    with engine.begin() as connection:
+        _record(connection, _relations(connection))
+    reclaim(engine)
+    with engine.begin() as connection:
+        relations = _relations(connection)
+        _record(connection, relations)
+        on_disk = _on_disk(engine, connection.execute(text(_DATABASE_SIZE[engine.dialect.name])).scalar())
+    parts = dict.fromkeys(PARTS, 0)
+    for relation, size in relations.items():
+        parts[part_of(relation)] += size
+    return StoreSize(parts, on_disk)
+
+
+def part_of(relation: str) -> str:
+    """The part of the store a table or index holds."""
+    if relation == "freelist":
+        return "free pages"
+    for prefix, part in _PARTS_BY_PREFIX:
+        if relation == prefix or relation.startswith(prefix + "_"):
+            return part
+    return "page text and structure"
+
+
+# Relations by name (an index or a shadow table is named after its table), first match wins; the rest
+# (pages, sites, clusters and their indexes) hold the pages' text and structure.
+_PARTS_BY_PREFIX = (
+    ("pages.search", "search index"),
+    ("page_search", "search index"),
+    ("ix_pages_search", "search index"),
+    ("page_models", "model state"),
+    ("model_places", "model state"),
+    ("pending_texts", "model state"),
+    ("pk_page_models", "model state"),
+    ("ix_page_models", "model state"),
+    ("pk_model_places", "model state"),
+    ("ix_model_places", "model state"),
+    ("pk_pending_texts", "model state"),
+    ("sqlite_autoindex_pending_texts", "model state"),
+    ("blocks", "block dictionary"),
+    ("pk_blocks", "block dictionary"),
+    ("uq_blocks", "block dictionary"),
+    ("sqlite_autoindex_blocks", "block dictionary"),
+    ("crawl", "crawl state"),
+    ("sqlite_schema", "schema"),
+    ("alembic_version", "schema"),
+    ("sqlite_autoindex_alembic_version", "schema"),
+    ("rules", "schema"),
+    ("pk_rules", "schema"),
+    ("store_measures", "schema"),
+    ("pk_store_measures", "schema"),
+    ("sqlite_autoindex_store_measures", "schema"),
+)
+_RELATIONS = {
+    # dbstat cannot be read in a view (it is a direct-only virtual table): hence this query and the record.
+    "sqlite": "SELECT name, sum(pgsize) FROM dbstat GROUP BY name "
+    "UNION ALL SELECT 'freelist', freelist_count * page_size "
+    "FROM pragma_freelist_count(), pragma_page_size()",
+    # Tables with their TOAST data, and indexes apart; the search words kept in blocks.search apart too.
+    "postgresql": "SELECT c.relname, CASE WHEN c.relkind = 'i' THEN pg_relation_size(c.oid) "
+    "ELSE pg_table_size(c.oid) END FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace "
+    "WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')",
+}
+
+
+def _relations(connection: Connection) -> dict[str, int]:
+    dialect = connection.dialect.name
+    sizes = {name: int(size or 0) for name, size in connection.execute(text(_RELATIONS[dialect]))}
+    if dialect == "postgresql":
+        query = text("SELECT coalesce(sum(pg_column_size(search)), 0) FROM pages")
+        words = int(connection.execute(query).scalar() or 0)
+        sizes["pages"] -= words
+        sizes["pages.search"] = words
+    return sizes
+
+
+def _record(connection: Connection, relations: dict[str, int]) -> None:
+    now = datetime.now(UTC)
+    connection.execute(delete(StoreMeasure))
+    rows = [
+        {"relation": name, "part": part_of(name), "bytes": size, "measured_at": now}
+        for name, size in sorted(relations.items())
+    ]
+    connection.execute(insert(StoreMeasure), rows)
+
+
+def empty_store_size(dialect: str) -> int:
+    """The size on disk of a new, migrated store with no page (SQLite; 0 for PostgreSQL, whose empty
+    database is the catalog's, reported by the server)."""
+    if dialect != "sqlite":
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        engine = make_engine(f"sqlite:///{Path(tmp) / 'empty.db'}")
+        try:
+            migrate(engine)
+            return measure(engine).on_disk
+        finally:
+            engine.dispose()
+
+
+_DATABASE_SIZE = {
+    "sqlite": "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+    "postgresql": "SELECT pg_database_size(current_database())",
+}
+
+
+def _on_disk(engine: Engine, reported: object) -> int:
+    """SQLite: the database file and its write-ahead log as `ls -l` lists them; else what the server says."""
+    database = engine.url.database
+    if engine.dialect.name == "sqlite" and database:
+        files = [Path(database), Path(database + "-wal")]
+        return sum(path.stat().st_size for path in files if path.exists())
+    return int(str(reported))
+
+
+@dataclass(frozen=True, slots=True)
+class SavingsReport:
+    """A store measured: its sites, its size by part and on disk, and what an empty store takes."""
+
+    url: str
+    dialect: str
+    sites: list[SiteSavings]
+    size: StoreSize
+    empty: int
+
+
+def savings_report(url: str) -> SavingsReport:
+    """Measure the store at `url`, which must exist (`StoreMissingError` otherwise)."""
+    engine = existing_engine(url)
+    try:
+        size = measure(engine)
+        with session_factory(engine)() as session:
+            sites = savings_by_site(session)
+        dialect = engine.dialect.name
+        shown = engine.url.render_as_string(hide_password=True)
+    finally:
+        engine.dispose()
+    return SavingsReport(shown, dialect, sites, size, empty_store_size(dialect))
