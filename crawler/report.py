@@ -34,7 +34,7 @@ def render_report(report: SavingsReport, baseline: BaselineSize | None) -> str:
     lines += [_sites_table(report.sites, baseline) if report.sites else "No pages stored yet.", ""]
     lines += _parts(report)
     if baseline is not None:
-        stored = report.size.total
+        stored = report.size.store_bytes
         lines.append("")
         what = "every page's visible text, with the same full-text index"
         lines.append(f"Baseline store ({what}): {baseline.total:,} bytes")
@@ -87,12 +87,20 @@ def _parts(report: SavingsReport) -> list[str]:
     lines = ["The store on disk, by part:"]
     lines += [f"  {part:<26} {size.parts.get(part, 0):>14,} bytes" for part in PARTS]
     lines.append(f"  {'sum of the parts':<26} {size.total:>14,} bytes")
-    where = "the database file and its log (ls -l)" if report.dialect == "sqlite" else "pg_database_size"
-    lines.append(f"  {'on disk':<26} {size.on_disk:>14,} bytes: {where}")
-    if report.empty:
+    if report.dialect == "sqlite":
+        lines.append(f"  {'on disk':<26} {size.on_disk:>14,} bytes: the database file and its log (ls -l)")
         lines.append(f"  {'an empty store':<26} {report.empty:>14,} bytes (schema and indexes, no page)")
-    difference = abs(size.on_disk - size.total)
-    lines.append(f"  the parts account for the store on disk within {_percent(difference, size.on_disk)}")
+        difference = abs(size.on_disk - size.total)
+        lines.append(f"  the parts account for the store on disk within {_percent(difference, size.on_disk)}")
+        return lines
+    lines.append(f"  {'the database':<26} {size.on_disk:>14,} bytes: pg_database_size")
+    lines.append(f"  {'an empty database':<26} {report.empty:>14,} bytes: template1, the catalog alone")
+    if report.shared_database:
+        lines.append("  the database holds other schemas' tables too: the store is the sum of its parts")
+        return lines
+    own = size.on_disk - report.empty
+    difference = abs(own - size.total)
+    lines.append(f"  the parts account for the database less an empty one within {_percent(difference, own)}")
     return lines
 
 

@@ -118,7 +118,7 @@ class StoragePipeline:
             logger.exception("Measuring the store failed")
             return
         parts = ", ".join(f"{part} {size.parts[part]:,}" for part in size.parts if size.parts[part])
-        logger.info("Store on disk: %s bytes (%s)", f"{size.on_disk:,}", parts)
+        logger.info("Store on disk: %s bytes (%s)", f"{size.store_bytes:,}", parts)
 
     def flush(self) -> None:
         """Write the queued pages; re-clean the clusters whose model matured with them."""

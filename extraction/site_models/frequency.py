@@ -64,9 +64,14 @@ def block_shape(slot: str, text: str, text_key: str, max_chars: int) -> str | No
     would match every other such block at its path, and its shape says nothing about it being template.
     """
     if len(text) <= max_chars and _DIGIT.search(text):
-        masked = mask_text(text)
-        return text_hash(slot + "\x1f" + masked) if _LETTER.search(masked) else None
+        return masked_shape(slot, text)
     return derived_shape(slot, text_key) if _LETTER.search(text) else None
+
+
+def masked_shape(slot: str, text: str) -> str | None:
+    """The shape of a block with a changing part: its slot and its masked text (None without a letter)."""
+    masked = mask_text(text)
+    return text_hash(slot + "\x1f" + masked) if _LETTER.search(masked) else None
 
 
 def derived_shape(slot: str, text_key: str) -> str:

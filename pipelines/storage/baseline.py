@@ -72,8 +72,10 @@ BASELINE_STORE = SearchTables(
     },
     total="SELECT count(*) FROM baseline_pages",
 )
+# The baseline's size as the clean store's is counted: SQLite, its whole file (a file of its own);
+# PostgreSQL, its table with its indexes and TOAST data.
 _SIZE = {
-    "sqlite": "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'baseline%'",
+    "sqlite": "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
     "postgresql": "SELECT pg_total_relation_size('baseline_pages')",
 }
 
@@ -105,7 +107,7 @@ class BaselineStore:
         with self.engine.connect() as connection:
             stored = int(connection.execute(text("SELECT count(*) FROM baseline_pages")).scalar() or 0)
         if self.written and self.written >= compact_share * stored:
-            compact(self.engine, ["baseline_search"])
+            compact(self.engine, ["baseline_search"], ["baseline_pages"])
         reclaim(self.engine)
         self.engine.dispose()
 

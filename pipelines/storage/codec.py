@@ -13,8 +13,9 @@ site models' state of a page as a compressed record of a few bytes a block.
   `json_array_elements`), so the views can list the blocks and join the clean text.
 - A page's model state (`ModelState`) is, per block: the id of its place in the cluster's dictionary
   (`model_places`: layout path, tag, kind), its single-page code, how its shape is known, and for a short
-  block with a digit only, its shape (8 bytes). Every other shape is rebuilt from the place and the text
-  hash (`extraction.site_models.frequency.derived_shape`). The record is columns, zlib-compressed.
+  noise block with a digit only, its shape (8 bytes). Every other shape is rebuilt: from the place and the
+  text hash (`extraction.site_models.frequency.derived_shape`), or, for a content block with a digit, from
+  the place and its text, which the store keeps (`masked_shape`). The record is columns, zlib-compressed.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ _RULE_MASK = CONTENT_BIT - 1
 # The first character of an inline block: chr(INLINE_CONTENT + rule) or chr(INLINE_NOISE + rule), "@" to "_"
 # and "`" to DEL, one byte each in UTF-8 and never escaped in JSON.
 INLINE_CONTENT, INLINE_NOISE = 0x40, 0x60
-# How a block's shape is known: it has none, it is rebuilt from the place and text hash, or it is stored.
-NO_SHAPE, DERIVED_SHAPE, STORED_SHAPE = 0, 1, 2
+# How a block's shape is known: it has none, it is rebuilt from the place and text hash, it is stored, or
+# it is rebuilt from the place and the text (a content block's, which the store keeps).
+NO_SHAPE, DERIVED_SHAPE, STORED_SHAPE, MASKED_SHAPE = 0, 1, 2, 3
 _SIGN = 1 << 63
 
 # An element of `pages.blocks`: a dictionary reference or an inline block.

@@ -106,12 +106,17 @@ def reclaim(engine: Engine) -> None:
         connection.close()
 
 
-def compact(engine: Engine, full_text_tables: Sequence[str]) -> bool:
-    """SQLite: merge each full-text index into one segment and rewrite the file (VACUUM), so that it holds
-    no room that rows and index entries left as they changed; True when it did. It takes about as long as
-    copying the file, and needs room for the copy (without it the store is left as it was)."""
-    if engine.dialect.name != "sqlite":
-        return False
+def compact(engine: Engine, full_text_tables: Sequence[str], tables: Sequence[str] = ()) -> bool:
+    """Rewrite the store so that it holds no room that rows and index entries left as they changed; True
+    when it did. SQLite: merge each full-text index into one segment, then VACUUM the file. PostgreSQL:
+    VACUUM FULL each of `tables` (a row rewritten leaves its old version behind until then; each table is
+    locked while it is rewritten). It takes about as long as copying the store, and needs room for the
+    copy (without it the store is left as it was)."""
+    if engine.dialect.name == "postgresql":
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            for table in tables:
+                connection.exec_driver_sql(f"VACUUM FULL {table}")
+        return bool(tables)
     with engine.begin() as connection:
         for table in full_text_tables:
             connection.exec_driver_sql(f"INSERT INTO {table}({table}) VALUES ('optimize')")

@@ -20,9 +20,10 @@ from sqlalchemy.orm import Session
 
 from extraction import Block
 from extraction.site_models import BlockKey, stored_block
-from extraction.site_models.frequency import derived_shape
+from extraction.site_models.frequency import derived_shape, masked_shape
 from pipelines.storage.codec import (
     DERIVED_SHAPE,
+    MASKED_SHAPE,
     NO_SHAPE,
     STORED_SHAPE,
     ModelState,
@@ -35,7 +36,7 @@ from pipelines.storage.codec import (
 )
 from pipelines.storage.dialect import insert_for
 from pipelines.storage.known import KnownIds, Place
-from pipelines.storage.models import ModelPlaces, PageModel
+from pipelines.storage.models import CONTENT, ModelPlaces, PageModel
 from records import BlockRecord
 
 # Places per row of `model_places`: the index takes the low 16 bits of a place id.
@@ -144,6 +145,8 @@ def _state(blocks: Sequence[BlockRecord], ids: Mapping[Place, int]) -> ModelStat
             modes.append(NO_SHAPE)
         elif block.shape == derived_shape(block.slot, block.hash):
             modes.append(DERIVED_SHAPE)
+        elif block.label == CONTENT and block.shape == masked_shape(block.slot, block.text):
+            modes.append(MASKED_SHAPE)
         else:
             modes.append(STORED_SHAPE)
             shapes.append(hash_to_int(block.shape))
@@ -181,11 +184,14 @@ class StatePlaces:
             slot, tag, kind = self.places[key_id]
             label, rule = code_label(page_code), code_rule(page_code)
             blocks.append(stored_block(position, slot, tag, kind, text, label, rule))
-            keys.append(BlockKey(digest, slot, _shape(mode, shape, slot, digest)))
+            keys.append(BlockKey(digest, slot, _shape(mode, shape, slot, digest, text)))
         return blocks, keys
 
 
-def _shape(mode: int, shape: int | None, slot: str, digest: str) -> str | None:
+def _shape(mode: int, shape: int | None, slot: str, digest: str, text: str) -> str | None:
     if mode == DERIVED_SHAPE:
         return derived_shape(slot, digest)
+    if mode == MASKED_SHAPE:
+        # A content block's text is kept while it is content; one that turned noise since lost it.
+        return masked_shape(slot, text) if text else None
     return None if shape is None else int_to_hash(shape)

@@ -236,3 +236,14 @@ store_size = table(
     column("bytes", BigInteger),
     column("measured_at", DateTime(timezone=True)),
 )
+
+
+# The tables a crawl rewrites rows of: what compacting rewrites (`pipelines.storage.db.compact`).
+STORE_TABLES = (
+    Page.__tablename__,
+    Block.__tablename__,
+    PageModel.__tablename__,
+    ModelPlaces.__tablename__,
+    PendingText.__tablename__,
+    Cluster.__tablename__,
+)

@@ -51,11 +51,18 @@ class StoreSize:
 
     parts: dict[str, int]
     on_disk: int
+    dialect: str = "sqlite"
 
     @property
     def total(self) -> int:
         """The sum of the parts."""
         return sum(self.parts.values())
+
+    @property
+    def store_bytes(self) -> int:
+        """The store's size: SQLite's file as `ls -l` shows it; PostgreSQL's tables and indexes (its
+        database may hold other schemas, and always holds the catalog)."""
+        return self.on_disk if self.dialect == "sqlite" else self.total
 
 
 def savings_by_site(session: Session) -> list[SiteSavings]:
@@ -82,7 +89,7 @@ def measure(engine: Engine) -> StoreSize:
     parts = dict.fromkeys(PARTS, 0)
     for relation, size in relations.items():
         parts[part_of(relation)] += size
-    return StoreSize(parts, on_disk)
+    return StoreSize(parts, on_disk, engine.dialect.name)
 
 
 def part_of(relation: str) -> str:
@@ -157,18 +164,19 @@ def _record(connection: Connection, relations: dict[str, int]) -> None:
     connection.execute(insert(StoreMeasure), rows)
 
 
-def empty_store_size(dialect: str) -> int:
-    """The size on disk of a new, migrated store with no page (SQLite; 0 for PostgreSQL, whose empty
-    database is the catalog's, reported by the server)."""
-    if dialect != "sqlite":
-        return 0
+def empty_store_size(engine: Engine) -> int:
+    """What a store takes before any page: SQLite, a new migrated file; PostgreSQL, an empty database (the
+    server's template1: the catalog every database carries)."""
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as connection:
+            return int(connection.execute(text("SELECT pg_database_size('template1')")).scalar() or 0)
     with tempfile.TemporaryDirectory() as tmp:
-        engine = make_engine(f"sqlite:///{Path(tmp) / 'empty.db'}")
+        empty = make_engine(f"sqlite:///{Path(tmp) / 'empty.db'}")
         try:
-            migrate(engine)
-            return measure(engine).on_disk
+            migrate(empty)
+            return measure(empty).on_disk
         finally:
-            engine.dispose()
+            empty.dispose()
 
 
 _DATABASE_SIZE = {
@@ -188,13 +196,15 @@ def _on_disk(engine: Engine, reported: object) -> int:
 
 @dataclass(frozen=True, slots=True)
 class SavingsReport:
-    """A store measured: its sites, its size by part and on disk, and what an empty store takes."""
+    """A store measured: its sites, its size by part and on disk, what an empty store takes, and whether
+    its database holds other schemas' tables too (PostgreSQL: its size is then not the store's)."""
 
     url: str
     dialect: str
     sites: list[SiteSavings]
     size: StoreSize
     empty: int
+    shared_database: bool = False
 
 
 def savings_report(url: str) -> SavingsReport:
@@ -206,6 +216,20 @@ def savings_report(url: str) -> SavingsReport:
             sites = savings_by_site(session)
         dialect = engine.dialect.name
         shown = engine.url.render_as_string(hide_password=True)
+        empty, shared = empty_store_size(engine), _other_schemas(engine)
     finally:
         engine.dispose()
-    return SavingsReport(shown, dialect, sites, size, empty_store_size(dialect))
+    return SavingsReport(shown, dialect, sites, size, empty, shared)
+
+
+def _other_schemas(engine: Engine) -> bool:
+    """PostgreSQL: whether tables of other schemas share the store's database."""
+    if engine.dialect.name != "postgresql":
+        return False
+    query = (
+        "SELECT count(*) FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace "
+        "WHERE c.relkind = 'r' AND n.nspname <> current_schema() AND n.nspname NOT IN "
+        "('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_%'"
+    )
+    with engine.connect() as connection:
+        return bool(connection.execute(text(query)).scalar())

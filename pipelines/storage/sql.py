@@ -20,7 +20,7 @@ from pipelines.cluster_models import CrawlModels
 from pipelines.config import CrawlConfig
 from pipelines.storage.db import compact
 from pipelines.storage.known import KnownIds
-from pipelines.storage.models import SEARCH_INDEX, Page
+from pipelines.storage.models import SEARCH_INDEX, STORE_TABLES, Page
 from pipelines.storage.reclean import RecleanSummary, purge_noise_text, reclean_cluster, stored_urls
 from pipelines.storage.repository import BatchSummary, cluster_ids, store_pages
 from pipelines.storage.sizes import StoreSize, measure
@@ -88,7 +88,8 @@ class SqlStore:
         engine = self.sessions.kw["bind"]
         with self.sessions() as session:
             stored = session.scalar(select(func.count()).select_from(Page)) or 0
-        if self.written and self.written >= self.compact_share * stored and compact(engine, [SEARCH_INDEX]):
+        churned = self.written and self.written >= self.compact_share * stored
+        if churned and compact(engine, [SEARCH_INDEX], STORE_TABLES):
             logger.info("Compacted the store: this crawl wrote %d of its %d pages", self.written, stored)
         return measure(engine)
 
