@@ -22,6 +22,9 @@ SITE_MODELS_ENABLED = True
 # --- Storage (pipelines.store) --------------------------------------------------------------------------
 # SQLAlchemy URL of the store: sqlite:///PATH or postgresql+psycopg://USER@HOST/DB; empty: nothing stored.
 DATABASE_URL = "sqlite:///cleancrawl.db"
+# Hold the store's crawl lock while crawling: a second crawl on the same store (cron, a schedule, by hand)
+# stops at start instead of running alongside. Off for crawler processes meant to share a store.
+CRAWL_LOCK = True
 # Pages written per transaction: a crash loses at most the batch being filled.
 STORAGE_BATCH_SIZE = 50
 # SQLite: when a crawl has written (new or changed) at least this share of the store's pages, the store is
@@ -31,6 +34,24 @@ STORAGE_COMPACT_SHARE = 0.1
 # A second store holding every page's visible text whole, with the same full-text index: the yardstick of
 # `scrapy savings --baseline` (pipelines.baseline). Empty: off.
 BASELINE_DATABASE_URL = ""
+
+# --- Recrawling (pipelines.revisit, pipelines.storage.crawl_state) --------------------------------------
+# A page is due again one interval after its fetch; the interval of a new page, and its bounds. Seconds or
+# a number with a unit (45m, 6h, 1d, 2w).
+RECRAWL_INTERVAL = "1d"
+RECRAWL_MIN_INTERVAL = "1h"
+RECRAWL_MAX_INTERVAL = "30d"
+# Nutch's AdaptiveFetchSchedule: after a fetch the interval grows by INC_RATE when the page did not change,
+# and shrinks by DEC_RATE when it did.
+RECRAWL_INC_RATE = 0.4
+RECRAWL_DEC_RATE = 0.2
+# adaptive (above) or fixed (every interval stays RECRAWL_INTERVAL).
+RECRAWL_POLICY = "adaptive"
+# What a change is: content (the page's clean text changed) or html (its body changed at all, as Nutch).
+RECRAWL_CHANGE = "content"
+# The crawl's present, as an ISO 8601 time, for a simulated clock (tests, the recrawl benchmark); empty:
+# the real time.
+RECRAWL_NOW = ""
 
 # --- Progress and stats (crawler.extensions) ------------------------------------------------------------
 # A progress line every this many kept pages and once at the end (0: off).

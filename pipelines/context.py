@@ -8,22 +8,27 @@ find each other. It holds:
 - the store's engine and session factory, created and migrated once, on first use (``DATABASE_URL``;
   empty: no database, clusters live in memory and nothing is stored), disposed when the spider closes;
 - the crawl's cluster models (`pipelines.cluster_models.CrawlModels`) when site models are on
-  (``SITE_MODELS_ENABLED``, and only with cleancrawl's own method, whose part they are).
+  (``SITE_MODELS_ENABLED``, and only with cleancrawl's own method, whose part they are);
+- the revisit policy (``RECRAWL_*``, `pipelines.revisit`) and the crawl's clock (``RECRAWL_NOW``).
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Self
 
 from scrapy import signals
 from scrapy.crawler import Crawler
+from scrapy.settings import BaseSettings
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from extraction.methods.registry import DEFAULT_METHOD
 from pipelines.cluster_models import CrawlModels
 from pipelines.config import CrawlConfig, crawl_config
+from pipelines.lock import CrawlLock
+from pipelines.revisit import RevisitPolicy, now_or, revisit_policy
 from pipelines.storage import make_engine, migrate, session_factory
 
 logger = logging.getLogger(__name__)
@@ -32,9 +37,23 @@ logger = logging.getLogger(__name__)
 class CrawlContext:
     """The crawl's configuration, store connection and cluster models, one instance per crawler."""
 
-    def __init__(self, config: CrawlConfig, database_url: str = "", site_models: bool = True) -> None:
+    def __init__(
+        self,
+        config: CrawlConfig,
+        database_url: str = "",
+        site_models: bool = True,
+        revisit: RevisitPolicy | None = None,
+        clock: str = "",
+        lock: bool = False,
+    ) -> None:
         self.config = config
         self.database_url = database_url
+        self.revisit = revisit or RevisitPolicy()
+        # RECRAWL_NOW: a simulated present (empty: the real time).
+        self.clock = clock
+        # CRAWL_LOCK: hold the store's crawl lock while the crawl runs.
+        self.lock = lock
+        self._lock: CrawlLock | None = None
         # Site models are part of the cleancrawl method: a paper method's labels are its own.
         self.models = CrawlModels(config) if site_models and config.method == DEFAULT_METHOD else None
         self._engine: Engine | None = None
@@ -45,7 +64,11 @@ class CrawlContext:
         """Parse the crawl's settings; the database is opened on first use."""
         settings = crawler.settings
         site_models = settings.getbool("SITE_MODELS_ENABLED")
-        context = cls(crawl_config(settings), settings.get("DATABASE_URL") or "", site_models)
+        database = settings.get("DATABASE_URL") or ""
+        clock = settings.get("RECRAWL_NOW") or ""
+        now_or(clock)  # a bad RECRAWL_NOW stops the crawl at start
+        revisit, lock = revisit_policy(settings), settings.getbool("CRAWL_LOCK")
+        context = cls(crawl_config(settings), database, site_models, revisit, clock, lock)
         crawler.signals.connect(context.close, signal=signals.spider_closed)
         return context
 
@@ -59,6 +82,10 @@ class CrawlContext:
             )
         return context
 
+    def now(self) -> datetime:
+        """The crawl's present: the real time, or the simulated one of ``RECRAWL_NOW``."""
+        return now_or(self.clock)
+
     @property
     def site_models(self) -> bool:
         """Whether the cluster models revise labels and re-clean stored pages."""
@@ -68,14 +95,34 @@ class CrawlContext:
     def sessions(self) -> sessionmaker[Session] | None:
         """Sessions on the store, migrated to the latest schema on first use; None without a database."""
         if self._sessions is None and self.database_url:
-            self._engine = make_engine(self.database_url)
-            migrate(self._engine)
-            self._sessions = session_factory(self._engine)
-            logger.info("Store %s opened, schema up to date", self._engine.url)
+            engine = make_engine(self.database_url)
+            if self.lock:
+                self._lock = CrawlLock.acquire(engine)  # before the first write, the migration's included
+            migrate(engine)
+            self._engine, self._sessions = engine, session_factory(engine)
+            logger.info("Store %s opened, schema up to date", engine.url)
         return self._sessions
 
     def close(self) -> None:
-        """Release the store's connections (every pipeline has closed by now)."""
+        """Release the crawl lock and the store's connections (every pipeline has closed by now)."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
         if self._engine is not None:
             self._engine.dispose()
             self._engine, self._sessions = None, None
+
+
+def check_settings(settings: BaseSettings) -> None:
+    """What stops a crawl at start, checked before it starts: bad ``EXTRACTION_*``, ``RECRAWL_*`` settings
+    (`ExtractionSettingError`, ValueError) and a store another crawl holds (`CrawlLockHeldError`)."""
+    crawl_config(settings)
+    revisit_policy(settings)
+    now_or(settings.get("RECRAWL_NOW") or "")
+    database = settings.get("DATABASE_URL") or ""
+    if database and settings.getbool("CRAWL_LOCK"):
+        engine = make_engine(database)
+        try:
+            CrawlLock.acquire(engine).release()
+        finally:
+            engine.dispose()

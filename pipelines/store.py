@@ -46,17 +46,18 @@ from pipelines.context import CrawlContext
 from pipelines.storage.reclean import RecleanSummary
 from pipelines.storage.repository import BatchSummary
 from pipelines.storage.sizes import StoreSize
-from pipelines.storage.sql import SqlStore
+from pipelines.storage.sql import Item, SqlStore, WriteSummary
 from records import PageRecord, stats
+from records.urls import UrlRecord
 
 logger = logging.getLogger(__name__)
 
 
 class PageStore(Protocol):
-    """Where a crawl's pages go: written batch by batch, re-cleaned by cluster."""
+    """Where a crawl's pages and crawl state go: written batch by batch, re-cleaned by cluster."""
 
-    def persist(self, pages: Sequence[PageRecord]) -> tuple[list[PageRecord], BatchSummary]:
-        """Write the pages; return those stored (a page that cannot be stored is left out) and a summary."""
+    def persist(self, items: Sequence[Item]) -> tuple[list[Item], WriteSummary]:
+        """Write pages and outcomes; return those written (one that cannot be is left out), a summary."""
 
     def reclean(self, clusters: Iterable[tuple[str, str]], purge: bool) -> RecleanSummary:
         """Re-clean the stored pages of the (site, cluster) pairs; with `purge`, forget unused noise text."""
@@ -81,7 +82,7 @@ class StoragePipeline:
         self.stats = stats_collector
         self.config = config
         self.recleans = recleans
-        self.pending: list[PageRecord] = []
+        self.pending: list[Item] = []
         # The (site, cluster) of every page this process stored: re-cleaned when the spider closes.
         self.clusters: set[tuple[str, str]] = set()
 
@@ -94,14 +95,17 @@ class StoragePipeline:
             raise NotConfigured("DATABASE_URL is empty: pages are not stored")
         assert crawler.stats is not None
         compact_share = crawler.settings.getfloat("STORAGE_COMPACT_SHARE")
-        store = SqlStore(sessions, context.config, context.models, compact_share)
+        store = SqlStore(
+            sessions, context.config, context.models, compact_share, context.revisit, context.now
+        )
         batch_size = crawler.settings.getint("STORAGE_BATCH_SIZE")
         logger.info("Storing pages %d per transaction", batch_size)
         return cls(store, batch_size, crawler.stats, context.config, context.site_models)
 
     def process_item(self, item: Any) -> Any:
-        """Queue a page; write the queue when it holds a batch. Other items pass through."""
-        if isinstance(item, PageRecord):
+        """Queue a page or a request's outcome; write the queue when it holds a batch. Other items pass
+        through."""
+        if isinstance(item, (PageRecord, UrlRecord)):
             self.pending.append(item)
             if len(self.pending) >= self.batch_size:
                 self.flush()
@@ -125,11 +129,13 @@ class StoragePipeline:
         batch, self.pending = self.pending, []
         if not batch:
             return
-        stored, summary = self.store.persist(batch)
-        if len(stored) < len(batch):
-            self.stats.inc_value(stats.PAGES_STORE_FAILED, len(batch) - len(stored))
-        self._count(stored)
-        self._log(summary)
+        written, summary = self.store.persist(batch)
+        stored = [item for item in written if isinstance(item, PageRecord)]
+        failed = sum(isinstance(item, PageRecord) for item in batch) - len(stored)
+        if failed:
+            self.stats.inc_value(stats.PAGES_STORE_FAILED, failed)
+        self._count(stored, summary)
+        self._log(summary.pages)
         if self.recleans:
             self.clusters |= {(page.site, page.cluster) for page in stored if page.cluster}
             matured = {
@@ -169,12 +175,22 @@ class StoragePipeline:
         self.stats.inc_value(stats.RECLEAN_REBUILT, summary.models_rebuilt)
         stats.add_seconds(self.stats, stats.RECLEAN_SECONDS, seconds)
 
-    def _count(self, stored: list[PageRecord]) -> None:
+    def _count(self, stored: list[PageRecord], summary: WriteSummary) -> None:
         raw = sum(page.raw_html_bytes for page in stored)
         clean = sum(len(page.content_text.encode("utf-8")) for page in stored)
         self.stats.inc_value(stats.PAGES_STORED, len(stored))
         self.stats.inc_value(stats.BYTES_RAW, raw)
         self.stats.inc_value(stats.BYTES_STORED, clean)
+        state = summary.state
+        for key, value in (
+            (stats.RECRAWL_CHANGED, state.changed),
+            (stats.RECRAWL_UNCHANGED, state.unchanged),
+            (stats.RECRAWL_GONE, state.gone),
+            (stats.URLS_QUEUED, state.queued),
+            (stats.PAGE_VERSIONS, summary.pages.versions),
+        ):
+            if value:
+                self.stats.inc_value(key, value)
 
     def _log(self, summary: BatchSummary) -> None:
         totals = (stats.PAGES_STORED, stats.BYTES_RAW, stats.BYTES_STORED)

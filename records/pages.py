@@ -88,6 +88,16 @@ class PageRecord:
     # young: a site model observes them without rebuilding one block per record (`model_input`).
     extracted: list[Block] = field(default_factory=list)
     keys: list[BlockKey] = field(default_factory=list)
+    # What the crawl state records of the fetch (`pipelines.storage.crawl_state`): how the page was found
+    # (its depth and referring URL, the URLs that redirected to it), its new in-scope links, the response's
+    # validators for a conditional GET, and the hash of its body.
+    depth: int = 0
+    referrer: str = ""
+    redirects: list[str] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)
+    etag: str = ""
+    last_modified: str = ""
+    html_hash: str = ""
 
     @classmethod
     def of(

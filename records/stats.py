@@ -12,6 +12,12 @@ Storage (committed pages): ``pages_stored``, ``pages_store_failed``, ``bytes_raw
 ``reclean_blocks_relabelled``, ``reclean_seconds``, ``reclean_models_rebuilt`` (clusters whose model was
 rebuilt from the store rather than reused from the crawl).
 
+Recrawling (the crawl state): ``recrawl_changed`` (pages fetched again whose informative content
+changed), ``recrawl_unchanged`` (fetched again and unchanged: a 304, or the same clean text),
+``recrawl_gone`` (answered 404 or 410), ``recrawl_due`` (URLs the crawl started with from the crawl state:
+queued before, or due again), ``urls_queued`` (URLs met for the first time), ``page_versions`` (pages given
+a new version in their history).
+
 A site-level extraction method (``method/*``): ``learnings`` (learning passes), ``pages_learned``,
 ``pages_relabelled`` (extracted again with a learned method), ``pages_unlearned`` (first pages of a
 cluster, the spider's labels kept), ``seconds`` (time spent learning and extracting there).
@@ -46,6 +52,13 @@ RECLEAN_PAGES_CHANGED = PREFIX + "reclean_pages_changed"
 RECLEAN_BLOCKS = PREFIX + "reclean_blocks_relabelled"
 RECLEAN_SECONDS = PREFIX + "reclean_seconds"
 RECLEAN_REBUILT = PREFIX + "reclean_models_rebuilt"
+
+RECRAWL_CHANGED = PREFIX + "recrawl_changed"
+RECRAWL_UNCHANGED = PREFIX + "recrawl_unchanged"
+RECRAWL_GONE = PREFIX + "recrawl_gone"
+RECRAWL_DUE = PREFIX + "recrawl_due"
+URLS_QUEUED = PREFIX + "urls_queued"
+PAGE_VERSIONS = PREFIX + "page_versions"
 
 METHOD_PREFIX = PREFIX + "method/"
 METHOD_LEARNINGS = METHOD_PREFIX + "learnings"

@@ -30,6 +30,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -126,6 +127,8 @@ class Page(Base):
     blocks: Mapped[list[int | str]] = mapped_column(JSON)
     # PostgreSQL's search index of the clean text (SQLite keeps its own, the FTS5 table page_search).
     search: Mapped[Any] = mapped_column(Text().with_variant(TSVECTOR(), "postgresql"), nullable=True)
+    # When the page answered 404 or 410 (None while it is there): it leaves `clean_pages`, not the store.
+    gone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Block(Base):
@@ -184,6 +187,53 @@ class PendingText(Base):
     text: Mapped[str] = mapped_column(Text)
 
 
+class CrawlUrl(Base):
+    """The crawl's memory of one URL met in scope: where it stands (`records.urls.UrlState`) and why, how it
+    was found (depth, referring URL), what its last fetch said (validators, the hashes of its clean text and
+    of its HTML) and when it is due again. Times are seconds since the epoch (UTC): 4 to 8 bytes a time."""
+
+    __tablename__ = "crawl_urls"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"))
+    url: Mapped[str] = mapped_column(String, unique=True)
+    state: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str | None] = mapped_column(String)
+    depth: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    referrer_id: Mapped[int | None] = mapped_column(Integer)
+    target_id: Mapped[int | None] = mapped_column(Integer)
+    page_id: Mapped[int | None] = mapped_column(ForeignKey("pages.id", ondelete="SET NULL"))
+    first_seen: Mapped[int] = mapped_column(BigInteger)
+    fetched_at: Mapped[int | None] = mapped_column(BigInteger)
+    etag: Mapped[str | None] = mapped_column(String)
+    last_modified: Mapped[str | None] = mapped_column(String)
+    content_hash: Mapped[int | None] = mapped_column(BigInteger)
+    html_hash: Mapped[int | None] = mapped_column(BigInteger)
+    # The revisit interval in seconds (`pipelines.revisit`), and when the URL is due (a queued URL: at once).
+    interval: Mapped[int | None] = mapped_column(Integer)
+    due_at: Mapped[int] = mapped_column(BigInteger)
+    fetches: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    changes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+    __table_args__ = (Index("ix_crawl_urls_site_id_due_at", "site_id", "due_at"),)
+
+
+class PageHistory(Base):
+    """A version of a page whose informative content changed: when it was fetched, its clean text's hash,
+    its content blocks' hashes in order (`blocks`, hex) and the texts of the blocks it added to the version
+    before (`added`, hash -> text; all of them for the first). A page that never changed has no row; one
+    that changed has a row for every version, the current one last: a version costs its new blocks."""
+
+    __tablename__ = "page_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    page_id: Mapped[int] = mapped_column(ForeignKey("pages.id", ondelete="CASCADE"), index=True)
+    fetched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    content_hash: Mapped[int] = mapped_column(BigInteger)
+    blocks: Mapped[list[str]] = mapped_column(JSON)
+    added: Mapped[dict[str, str]] = mapped_column(JSON)
+
+
 class StoreMeasure(Base):
     """The bytes on disk of one table or index of the store, and the part of the store it holds, as last
     measured (`pipelines.storage.sizes`); the view `store_size` shows them."""
@@ -197,6 +247,35 @@ class StoreMeasure(Base):
 
 
 # The views of the stable SQL interface, described for `select()` (the migrations create them).
+page_versions = table(
+    "page_versions",
+    column("page_id", Integer),
+    column("url", String),
+    column("version", Integer),
+    column("fetched_at", DateTime(timezone=True)),
+    column("content_hash", BigInteger),
+    column("blocks", Integer),
+)
+page_changes = table(
+    "page_changes",
+    column("page_id", Integer),
+    column("url", String),
+    column("version", Integer),
+    column("changed_at", DateTime(timezone=True)),
+    column("blocks_added", Integer),
+    column("blocks_removed", Integer),
+)
+clean_pages_all = table(
+    "clean_pages_all",
+    column("page_id", Integer),
+    column("url", String),
+    column("site", String),
+    column("cluster", String),
+    column("fetched_at", DateTime(timezone=True)),
+    column("title", Text),
+    column("text", Text),
+    column("gone_at", DateTime(timezone=True)),
+)
 clean_pages = table(
     "clean_pages",
     column("page_id", Integer),
@@ -246,4 +325,5 @@ STORE_TABLES = (
     ModelPlaces.__tablename__,
     PendingText.__tablename__,
     Cluster.__tablename__,
+    CrawlUrl.__tablename__,
 )

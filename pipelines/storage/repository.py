@@ -41,6 +41,7 @@ from pipelines.storage.codec import (
 )
 from pipelines.storage.content import CHUNK, apply_content_deltas, content_deltas, keep_pending_texts
 from pipelines.storage.dialect import insert_for
+from pipelines.storage.history import StoredVersion, record_versions
 from pipelines.storage.known import KnownBlock, KnownIds
 from pipelines.storage.model_state import write_states
 from pipelines.storage.models import CONTENT, Block, Cluster, Page, Site, clean_pages
@@ -50,11 +51,22 @@ from records import BlockRecord, PageRecord
 
 @dataclass(slots=True)
 class BatchSummary:
-    """What one batch did: pages inserted, pages whose blocks were replaced, pages only refreshed."""
+    """What one batch did: pages inserted, pages whose blocks were replaced, pages only refreshed; pages
+    whose informative content changed (a new version), and the id of every page of the batch."""
 
     new: int = 0
     changed: int = 0
     unchanged: int = 0
+    versions: int = 0
+    page_ids: dict[str, int] = field(default_factory=dict)
+
+    def add(self, other: BatchSummary) -> None:
+        """Add another batch's counts and ids to this one."""
+        self.new += other.new
+        self.changed += other.changed
+        self.unchanged += other.unchanged
+        self.versions += other.versions
+        self.page_ids.update(other.page_ids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +75,8 @@ class _StoredPage:
     cluster_id: int | None
     fingerprint: int
     elements: list[Element]
+    content_hash: int
+    fetched_at: datetime
 
 
 def store_pages(
@@ -107,9 +121,24 @@ def store_pages(
     if model_state:
         _write_states(session, {page_ids[url]: pages[url] for url in written}, rows, known)
     _refresh_page_counts(session, {row["cluster_id"] for row in rows.values()} | _clusters(stored))
-    return BatchSummary(
-        new=len(written) - len(replaced), changed=len(replaced), unchanged=len(stored) - len(replaced)
-    )
+    versions = record_versions(session, _versions(stored, replaced, rows, pages))
+    changed = len(replaced)
+    new, unchanged = len(written) - changed, len(stored) - changed
+    return BatchSummary(new, changed, unchanged, versions, page_ids)
+
+
+def _versions(
+    stored: Mapping[str, _StoredPage],
+    replaced: set[str],
+    rows: Mapping[str, dict[str, Any]],
+    pages: Mapping[str, PageRecord],
+) -> list[tuple[StoredVersion, PageRecord]]:
+    """The stored pages whose clean text the batch changes, as stored and as fetched."""
+    return [
+        (StoredVersion(page.id, page.elements, page.content_hash, page.fetched_at), pages[url])
+        for url, page in stored.items()
+        if url in replaced and page.content_hash != rows[url]["content_hash"]
+    ]
 
 
 def cluster_ids(session: Session, clusters: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
@@ -406,12 +435,11 @@ def _cluster_ids(session: Session, wanted: set[tuple[int, str]]) -> dict[tuple[i
 
 
 def _stored_pages(session: Session, urls: Sequence[str]) -> dict[str, _StoredPage]:
-    query = select(Page.url, Page.id, Page.cluster_id, Page.fingerprint, Page.blocks).where(
-        Page.url.in_(urls)
-    )
+    columns = (Page.url, Page.id, Page.cluster_id, Page.fingerprint, Page.blocks, Page.content_hash)
+    query = select(*columns, Page.fetched_at).where(Page.url.in_(urls))
     return {
-        url: _StoredPage(page_id, cluster_id, value, list(elements))
-        for url, page_id, cluster_id, value, elements in session.execute(query)
+        url: _StoredPage(page_id, cluster_id, value, list(elements), content, fetched_at)
+        for url, page_id, cluster_id, value, elements, content, fetched_at in session.execute(query)
     }
 
 

@@ -9,7 +9,9 @@ clusters with their models and, when asked, forgets the text of blocks no page h
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
@@ -18,6 +20,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from extraction.site_models import SiteModel
 from pipelines.cluster_models import CrawlModels
 from pipelines.config import CrawlConfig
+from pipelines.revisit import RevisitPolicy
+from pipelines.storage.crawl_state import StateSummary, record_fetches
 from pipelines.storage.db import compact
 from pipelines.storage.known import KnownIds
 from pipelines.storage.models import SEARCH_INDEX, STORE_TABLES, Page
@@ -25,12 +29,31 @@ from pipelines.storage.reclean import RecleanSummary, purge_noise_text, reclean_
 from pipelines.storage.repository import BatchSummary, cluster_ids, store_pages
 from pipelines.storage.sizes import StoreSize, measure
 from records import PageRecord
+from records.urls import UrlRecord
 
 logger = logging.getLogger(__name__)
 
 
+@dataclass(slots=True)
+class WriteSummary:
+    """What written items did: to the pages (`BatchSummary`) and to the crawl state (`StateSummary`)."""
+
+    pages: BatchSummary = field(default_factory=BatchSummary)
+    state: StateSummary = field(default_factory=StateSummary)
+
+    def add(self, other: WriteSummary) -> None:
+        """Add another write's counts to this one."""
+        self.pages.add(other.pages)
+        for name in ("changed", "unchanged", "gone", "queued"):
+            setattr(self.state, name, getattr(self.state, name) + getattr(other.state, name))
+
+
+# What the storage pipeline hands the store: stored pages and the other outcomes of requests.
+Item = PageRecord | UrlRecord
+
+
 class SqlStore:
-    """Store page records and re-clean stored clusters in one SQL database."""
+    """Store page records and the crawl state, and re-clean stored clusters, in one SQL database."""
 
     def __init__(
         self,
@@ -38,35 +61,36 @@ class SqlStore:
         config: CrawlConfig,
         models: CrawlModels | None,
         compact_share: float = 0.0,
+        revisit: RevisitPolicy | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.sessions = sessions
         self.config = config
         self.compact_share = compact_share
+        self.revisit = revisit or RevisitPolicy()
+        self.clock = clock
         # Pages this process wrote (new or changed): the churn that decides compacting at the end.
         self.written = 0
         # With site models, noise text is kept until the page's cluster has re-cleaned it.
         self.models = models
         self.known = KnownIds()
 
-    def persist(self, pages: Sequence[PageRecord]) -> tuple[list[PageRecord], BatchSummary]:
-        """Write the pages in one transaction, or one per transaction when that fails; the pages stored."""
+    def persist(self, items: Sequence[Item]) -> tuple[list[Item], WriteSummary]:
+        """Write the items in one transaction, or one per transaction when that fails; the items written."""
         try:
-            return list(pages), self._write(pages)
+            return list(items), self._write(items)
         except SQLAlchemyError:
-            logger.exception("Writing a batch of %d pages failed; retrying page by page", len(pages))
-        stored: list[PageRecord] = []
-        summary = BatchSummary()
-        for page in pages:
+            logger.exception("Writing a batch of %d items failed; retrying one by one", len(items))
+        written: list[Item] = []
+        summary = WriteSummary()
+        for item in items:
             try:
-                one = self._write([page])
+                summary.add(self._write([item]))
             except SQLAlchemyError:
-                logger.exception("Could not store %s", page.url)
+                logger.exception("Could not store %s", item.url)
                 continue
-            stored.append(page)
-            summary.new += one.new
-            summary.changed += one.changed
-            summary.unchanged += one.unchanged
-        return stored, summary
+            written.append(item)
+        return written, summary
 
     def reclean(self, clusters: Iterable[tuple[str, str]], purge: bool) -> RecleanSummary:
         """Re-clean every stored page of the (site, cluster) pairs in one transaction; then forget noise text
@@ -93,19 +117,22 @@ class SqlStore:
             logger.info("Compacted the store: this crawl wrote %d of its %d pages", self.written, stored)
         return measure(engine)
 
-    def _write(self, pages: Sequence[PageRecord]) -> BatchSummary:
+    def _write(self, items: Sequence[Item]) -> WriteSummary:
+        pages = [item for item in items if isinstance(item, PageRecord)]
+        outcomes = [item for item in items if isinstance(item, UrlRecord)]
         with_models = self.models is not None
         try:
             with self.sessions.begin() as session:
-                summary = store_pages(
+                written = store_pages(
                     session, pages, keep_noise_text=with_models, model_state=with_models, known=self.known
                 )
+                state = record_fetches(session, pages, written.page_ids, outcomes, self.revisit, self.clock())
         except BaseException:
             self.known.rollback()
             raise
         self.known.commit()
-        self.written += summary.new + summary.changed
-        return summary
+        self.written += written.new + written.changed
+        return WriteSummary(written, state)
 
     def _learned_model(self, session: Session, site: str, cluster: str, cluster_id: int) -> SiteModel | None:
         """This crawl's model of the cluster when it has seen exactly its stored pages; None to rebuild it."""

@@ -26,11 +26,21 @@ TABLES = {
     "page_models",
     "pending_texts",
     "store_measures",
+    "crawl_urls",
+    "page_history",
 }
 # SQLite's search index: an FTS5 table, the shadow tables it keeps its index in (no document sizes: search
 # ranks with its own BM25), and its vocabulary.
 SQLITE_SEARCH = {"page_search", *(f"page_search_{part}" for part in ("config", "data", "idx", "vocabulary"))}
-VIEWS = {"clean_pages", "page_blocks", "store_size", "index_savings"}
+VIEWS = {
+    "clean_pages",
+    "clean_pages_all",
+    "page_blocks",
+    "page_versions",
+    "page_changes",
+    "store_size",
+    "index_savings",
+}
 
 
 def test_migrating_twice_is_a_noop(database_url: str) -> None:
@@ -44,7 +54,7 @@ def test_migrating_twice_is_a_noop(database_url: str) -> None:
             version = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
     finally:
         engine.dispose()
-    assert version == ["0004"]  # the latest migration: 0004_compact_store
+    assert version == ["0005"]  # the latest migration: 0005_crawl_state
     changes = [sql for sql in statements if sql.lstrip().split()[0].upper() in {"CREATE", "ALTER", "DROP"}]
     assert changes == []
 

@@ -1,0 +1,282 @@
+"""The crawl state: one row per URL met in scope (`crawl_urls`), written in the same transaction as the pages
+of a batch, so that what a crash loses is that batch, and read back when a crawl starts (`due_urls`).
+
+A page's row records its fetch (validators, the hashes of its clean text and HTML), whether that changed it
+(`pipelines.revisit`: informative change by default) and when it is due again; the links it holds are added
+as queued rows (a URL met before keeps its row). A request that stored no page records its outcome
+(`records.urls.UrlRecord`): skipped and why, gone, redirected, not modified (a 304: the row only).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, cast
+
+from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy.orm import Session
+
+from extraction import text_hash
+from pipelines.revisit import RevisitPolicy
+from pipelines.storage.codec import hash_to_int
+from pipelines.storage.content import CHUNK
+from pipelines.storage.dialect import insert_for
+from pipelines.storage.models import CrawlUrl, Page, Site
+from records import PageRecord, site_of
+from records.urls import REVISITED, UrlRecord, UrlState
+
+
+@dataclass(frozen=True, slots=True)
+class DueUrl:
+    """A URL a crawl fetches: its depth, referring URL and validators for a conditional GET."""
+
+    url: str
+    depth: int
+    referrer: str
+    etag: str
+    last_modified: str
+
+
+@dataclass(slots=True)
+class StateSummary:
+    """What a batch's fetches did to the crawl state: pages whose informative content changed, pages
+    fetched again unchanged (304 or the same clean text), pages gone, URLs queued."""
+
+    changed: int = 0
+    unchanged: int = 0
+    gone: int = 0
+    queued: int = 0
+
+
+def html_hash(body: bytes) -> str:
+    """The hash of a response body (what a policy that watches the raw page compares)."""
+    return hashlib.blake2b(body, digest_size=8).hexdigest()
+
+
+def record_fetches(
+    session: Session,
+    pages: Sequence[PageRecord],
+    page_ids: Mapping[str, int],
+    outcomes: Sequence[UrlRecord],
+    policy: RevisitPolicy,
+    now: datetime,
+) -> StateSummary:
+    """Write the crawl state of a batch: its stored pages, their links, and the other outcomes."""
+    moment = int(now.timestamp())
+    ids = _url_ids(session, _met(pages, outcomes), moment)
+    summary = StateSummary()
+    summary.queued = _queue_links(session, pages, ids, moment)
+    _record_pages(session, pages, page_ids, ids, policy, moment, summary)
+    _record_outcomes(session, outcomes, ids, policy, moment, summary)
+    return summary
+
+
+def due_urls(session: Session, hosts: Iterable[str], now: datetime) -> list[DueUrl]:
+    """The URLs of these sites a crawl fetches: every queued one, and every revisited one whose time has
+    come, oldest first."""
+    moment = int(now.timestamp())
+    referrer = CrawlUrl.__table__.alias("referrer")
+    query = (
+        select(CrawlUrl.url, CrawlUrl.depth, referrer.c.url, CrawlUrl.etag, CrawlUrl.last_modified)
+        .join(Site, Site.id == CrawlUrl.site_id)
+        .outerjoin(referrer, referrer.c.id == CrawlUrl.referrer_id)
+        .where(Site.host.in_(set(hosts)), CrawlUrl.due_at <= moment)
+        .where(CrawlUrl.state.in_([UrlState.QUEUED, *REVISITED]))
+        .order_by(CrawlUrl.due_at, CrawlUrl.id)
+    )
+    return [
+        DueUrl(url, depth, source or "", etag or "", modified or "")
+        for url, depth, source, etag, modified in session.execute(query)
+    ]
+
+
+def known_urls(session: Session, hosts: Iterable[str]) -> set[str]:
+    """Every URL of these sites the crawl state holds (a crawl does not schedule them again from a link)."""
+    query = select(CrawlUrl.url).join(Site, Site.id == CrawlUrl.site_id).where(Site.host.in_(set(hosts)))
+    return set(session.scalars(query))
+
+
+def _met(pages: Sequence[PageRecord], outcomes: Sequence[UrlRecord]) -> dict[str, tuple[int, str]]:
+    """Every URL the batch names, with its depth and referring URL: pages, the URLs that led to them,
+    and the outcomes and their targets."""
+    met: dict[str, tuple[int, str]] = {}
+    for page in pages:
+        met.setdefault(page.url, (page.depth, page.referrer))
+        for url in page.redirects:
+            met.setdefault(url, (page.depth, page.referrer))
+    for outcome in outcomes:
+        met.setdefault(outcome.url, (outcome.depth, outcome.referrer))
+        if outcome.target:
+            met.setdefault(outcome.target, (outcome.depth, outcome.url))
+    return met
+
+
+def _url_ids(session: Session, met: Mapping[str, tuple[int, str]], moment: int) -> dict[str, int]:
+    """The rows of these URLs, added (queued) when new; their ids."""
+    if not met:
+        return {}
+    sites = _site_ids(session, {site_of(url) for url in met})
+    rows = [
+        {"site_id": sites[site_of(url)], "url": url, "state": UrlState.QUEUED, "depth": depth,
+         "first_seen": moment, "due_at": moment}
+        for url, (depth, _) in sorted(met.items())
+    ]  # fmt: skip
+    session.execute(insert_for(session, CrawlUrl).on_conflict_do_nothing(index_elements=["url"]), rows)
+    return _ids(session, list(met))
+
+
+def _ids(session: Session, urls: Sequence[str]) -> dict[str, int]:
+    ids: dict[str, int] = {}
+    for start in range(0, len(urls), CHUNK):
+        query = select(CrawlUrl.url, CrawlUrl.id).where(CrawlUrl.url.in_(urls[start : start + CHUNK]))
+        ids.update(session.execute(query).all())
+    return ids
+
+
+def _site_ids(session: Session, hosts: set[str]) -> dict[str, int]:
+    rows = [{"host": host} for host in sorted(hosts)]
+    session.execute(insert_for(session, Site).on_conflict_do_nothing(index_elements=["host"]), rows)
+    return dict(session.execute(select(Site.host, Site.id).where(Site.host.in_(hosts))).all())
+
+
+def _queue_links(session: Session, pages: Sequence[PageRecord], ids: Mapping[str, int], moment: int) -> int:
+    """Add the links of the pages as queued URLs (a URL met before keeps its row); how many were new."""
+    links = {link: page for page in pages for link in page.links if link not in ids}
+    for link in _ids(session, list(links)):
+        del links[link]  # met before: it keeps its row
+    if not links:
+        return 0
+    sites = _site_ids(session, {site_of(link) for link in links})
+    rows = [
+        {"site_id": sites[site_of(link)], "url": link, "state": UrlState.QUEUED, "depth": page.depth + 1,
+         "referrer_id": ids.get(page.url), "first_seen": moment, "due_at": moment}
+        for link, page in sorted(links.items())
+    ]  # fmt: skip
+    session.execute(insert_for(session, CrawlUrl).on_conflict_do_nothing(index_elements=["url"]), rows)
+    return len(rows)
+
+
+def _record_pages(
+    session: Session,
+    pages: Sequence[PageRecord],
+    page_ids: Mapping[str, int],
+    ids: Mapping[str, int],
+    policy: RevisitPolicy,
+    moment: int,
+    summary: StateSummary,
+) -> None:
+    before = _previous(session, [ids[page.url] for page in pages])
+    rows, redirects = [], []
+    for page in pages:
+        row_id = ids[page.url]
+        old = before.get(row_id)
+        content_hash = hash_to_int(page.content_hash or text_hash(page.content_text))
+        hashes = (content_hash, hash_to_int(page.html_hash) if page.html_hash else None)
+        fetched_before = old is not None and old[1][0] is not None
+        changed = fetched_before and policy.changed(old[1], hashes)  # type: ignore[index]
+        summary.changed += changed
+        summary.unchanged += fetched_before and not changed
+        interval = _interval(policy, old[0] if old else None, changed)
+        rows.append(
+            {"row_id": row_id, "page_id": page_ids[page.url], "fetched_at": moment, "etag": page.etag or None,
+             "last_modified": page.last_modified or None, "content_hash": hashes[0], "html_hash": hashes[1],
+             "interval": interval, "due_at": moment + interval, "changed": int(changed)}
+        )  # fmt: skip
+        redirects += [{"row_id": ids[url], "target_id": row_id} for url in page.redirects]
+    _execute(session, _STORED, rows)
+    _execute(session, _REDIRECTED, redirects)
+
+
+def _previous(session: Session, row_ids: Sequence[int]) -> dict[int, _Previous]:
+    """The interval and hashes (clean text, HTML) of rows before this batch."""
+    found: dict[int, _Previous] = {}
+    for start in range(0, len(row_ids), CHUNK):
+        query = select(CrawlUrl.id, CrawlUrl.interval, CrawlUrl.content_hash, CrawlUrl.html_hash).where(
+            CrawlUrl.id.in_(row_ids[start : start + CHUNK])
+        )
+        for row_id, interval, content, html in session.execute(query):
+            found[row_id] = (interval, (content, html))
+    return found
+
+
+def _interval(policy: RevisitPolicy, seconds: int | None, changed: bool) -> int:
+    current = timedelta(seconds=seconds) if seconds else None
+    return int(policy.next_interval(current, changed).total_seconds())
+
+
+def _record_outcomes(
+    session: Session,
+    outcomes: Sequence[UrlRecord],
+    ids: Mapping[str, int],
+    policy: RevisitPolicy,
+    moment: int,
+    summary: StateSummary,
+) -> None:
+    before = _previous(session, [ids[outcome.url] for outcome in outcomes])
+    checked, settled = [], []
+    for outcome in outcomes:
+        row_id = ids[outcome.url]
+        old = before.get(row_id)
+        interval = _interval(policy, old[0] if old else None, changed=False)
+        times: dict[str, Any] = {"row_id": row_id, "fetched_at": moment, "interval": interval}
+        times["due_at"] = moment + interval
+        if outcome.not_modified:
+            summary.unchanged += 1
+            checked.append(times)
+            continue
+        summary.gone += outcome.state == UrlState.GONE
+        target = ids.get(outcome.target) if outcome.target else None
+        settled.append(
+            times | {"state": outcome.state, "reason": outcome.reason or None, "target_id": target}
+        )
+    _execute(session, _CHECKED, checked)
+    _execute(session, _SETTLED, settled)
+    gone = [outcome.url for outcome in outcomes if outcome.state == UrlState.GONE]
+    if gone:
+        gone_at = datetime.fromtimestamp(moment, UTC)
+        statement = update(Page).where(Page.url.in_(gone), Page.gone_at.is_(None)).values(gone_at=gone_at)
+        session.execute(statement, execution_options={"synchronize_session": False})
+
+
+def _execute(session: Session, statement: Any, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        session.connection().execute(statement, list(rows))
+
+
+# (interval, (clean text hash, HTML hash)) of a row before the batch.
+_Previous = tuple[int | None, tuple[int | None, int | None]]
+_TABLE = cast(Table, CrawlUrl.__table__)
+_BY_ID = _TABLE.c.id == bindparam("row_id")
+_TIMES: dict[str, Any] = {name: bindparam(name) for name in ("fetched_at", "interval", "due_at")}
+# A stored page's fetch; a 304's; another outcome's; a URL that redirected.
+_STORED = (
+    update(_TABLE)
+    .where(_BY_ID)
+    .values(
+        state=UrlState.STORED,
+        reason=None,
+        page_id=bindparam("page_id"),
+        etag=bindparam("etag"),
+        last_modified=bindparam("last_modified"),
+        content_hash=bindparam("content_hash"),
+        html_hash=bindparam("html_hash"),
+        fetches=_TABLE.c.fetches + 1,
+        changes=_TABLE.c.changes + bindparam("changed"),
+        **_TIMES,
+    )
+)
+_CHECKED = update(_TABLE).where(_BY_ID).values(fetches=_TABLE.c.fetches + 1, **_TIMES)
+_SETTLED = (
+    update(_TABLE)
+    .where(_BY_ID)
+    .values(
+        state=bindparam("state"),
+        reason=bindparam("reason"),
+        target_id=bindparam("target_id"),
+        fetches=_TABLE.c.fetches + 1,
+        **_TIMES,
+    )
+)
+_REDIRECTED = update(_TABLE).where(_BY_ID).values(state=UrlState.REDIRECTED, target_id=bindparam("target_id"))
