@@ -7,7 +7,7 @@ SHELL := /bin/bash
 SHARED ?= $(or $(CLEANCRAWL_SHARED),../shared)
 DATASET ?= $(SHARED)/datasets/aeb
 PEERS ?= trafilatura,readability,justext,resiliparse
-# Extra arguments for `make evaluate`, e.g. ARGS='--json out.json'.
+# Extra arguments for `make evaluate` and `make fuzz`, e.g. ARGS='--json out.json', ARGS='--inputs 2000'.
 ARGS ?=
 # Seed URLs of `make crawl`, comma-separated.
 SEEDS ?=
@@ -19,7 +19,7 @@ COMPILED := $(VENV)/.compiled
 BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTHON_DOCS := /usr/share/doc/python3.11/html
 
-.PHONY: test lint check evaluate bench bench-methods crawl bench-crawl sites-data services docs-data clean distclean
+.PHONY: test lint check evaluate bench bench-methods crawl bench-crawl bench-store fuzz sites-data services docs-data clean distclean
 
 # The virtualenv: rebuilt only when pyproject.toml or setup.py is newer than the stamp, so a second run calls
 # no pip. pip is upgraded first: the one bundled with Python 3.11 fails on normalised extras (lxml[html_clean]).
@@ -71,6 +71,16 @@ crawl: $(COMPILED)
 # The crawl against a plain Scrapy crawl of whizzy and the Python docs: time, memory, storage, F1 and peers.
 bench-crawl: $(COMPILED) docs-data
 	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.crawl
+
+# cleancrawl's store against a baseline store of the same crawl (issue 13), on SQLite and PostgreSQL: whizzy,
+# the Python docs and a generated 20,000-page site (cached in .cache/store): sizes, search quality, targets.
+bench-store: $(COMPILED) services docs-data
+	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.store
+
+# Fuzz extraction and the spider's handler with mutated real pages (benchmarks/fuzz.py); findings and their
+# replay commands in .cache/fuzz, e.g. make fuzz ARGS='--inputs 2000 --workers 2'.
+fuzz: $(COMPILED)
+	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.fuzz run $(ARGS)
 
 # Real test sites beyond the shared three (benchmarks/sites.py): Debian documentation packages (installed when
 # root), fetched mirrors (CLEANCRAWL_MIRRORS, default ../.mirror), ground truth in .cache/sites. Never fails.

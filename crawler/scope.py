@@ -61,7 +61,11 @@ class Scope:
         return sorted({host for host, _ in self._sites})
 
     def allows(self, url: str) -> bool:
-        """True when `url` is an http(s) URL on one of the seeds' sites."""
+        """True when `url` is a valid http(s) URL on one of the seeds' sites."""
         if not url[:8].lower().startswith(("http://", "https://")):
             return False
-        return host_port(url) in self._sites
+        try:
+            return host_port(url) in self._sites
+        except ValueError:
+            # A port out of range, a bracketed host that is no IP address: no request could fetch it.
+            return False

@@ -20,8 +20,17 @@ class ExtractionConfig:
 
     # Input limits: bound the cost of one page (a crawl must never stall on a single response).
     max_document_bytes: int = 64 * 1024 * 1024
+    # A page with a start tag of more attributes is refused (`TooManyAttributesError`): libxml2 takes time
+    # quadratic in one element's attributes (0.5 s for 20,000, 14 s for 100,000); real pages have up to 140.
+    max_attributes: int = 1_000
     max_blocks: int = 20_000
     max_block_chars: int = 100_000
+    # An element's id and class are read up to this many characters each, and a node's path (its
+    # ancestors' tags, ids and classes) keeps its first `max_path_chars`: the paths of a page hold at most
+    # `max_blocks` times that, whatever its depth or class attributes. Real pages stay under half of each
+    # (a theme's 7,400 characters of body classes, paths of 8,200).
+    max_name_chars: int = 16_384
+    max_path_chars: int = 16_384
     # A hidden element holding this share of the text a reader sees (scripts and styles left out) is
     # revealed by a script (a paywall, an anti-flicker snippet), so it is kept: half, the article itself.
     keep_hidden_share: float = 0.5

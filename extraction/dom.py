@@ -8,6 +8,7 @@ from typing import NamedTuple
 from lxml import etree
 
 from extraction.config import ExtractionConfig
+from extraction.errors import TooManyAttributesError
 
 # Elements whose content is never text a reader sees (seeds 001 and 002, preprocessing step).
 _REMOVED_TAGS = (
@@ -51,6 +52,47 @@ _OG_TITLE = etree.XPath("string(/descendant::meta[@property='og:title']/@content
 _BODY = etree.XPath("/descendant::body[1]")
 
 
+# The markup as HTML5 (and libxml2 since 2.14) splits it, for `check_attributes`: a start tag is its name,
+# then attributes, each after optional white space or slashes: a name (its first character may be "="),
+# then "=" and a value, quoted or not. A quote is special only where a value starts, so a ">" in a quoted
+# value does not end the tag. The text of a raw-text element (script, style, ...) runs to its end tag, that
+# of a comment to "-->", and `plaintext` to the end of the page. No capturing groups: in a possessive
+# repetition they trip an error of the re module.
+_SPACE = r"\t\n\f\r "
+_ATTRIBUTE = (
+    rf"[{_SPACE}/]*+[^{_SPACE}/>][^{_SPACE}/>=]*+"
+    rf"""(?:[{_SPACE}]*+=[{_SPACE}]*+(?:"[^"]*+"|'[^']*+'|[^{_SPACE}>]*+))?+"""
+)
+_TAG_END = rf"[{_SPACE}/]*+(?:>|\Z)"
+_START_TAG = rf"[A-Za-z][^{_SPACE}/>]*+(?:{_ATTRIBUTE}){{{{0,{{limit}}}}}}+{_TAG_END}"
+_RAW_TEXT = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes")
+_NOT_RAW_TEXT = rf"(?!(?i:{'|'.join(_RAW_TEXT)}|plaintext)[{_SPACE}/>])"
+_RAW_TEXT_ELEMENTS = "|".join(
+    rf"(?=(?i:{name})[{_SPACE}/>]){_START_TAG}(?:[^<]++|<(?!/(?i:{name})[{_SPACE}/>]))*+"
+    for name in _RAW_TEXT
+)
+_ONE_ATTRIBUTE = re.compile(_ATTRIBUTE.encode())
+_RAW_TEXT_START = re.compile(rf"<(?i:{'|'.join(_RAW_TEXT)}|plaintext)[{_SPACE}/>]".encode())
+_MARKUP = (
+    rf"(?:[^<]++|<(?:{_NOT_RAW_TEXT}{_START_TAG}|/[A-Za-z][^>]*+>?|!--(?:[^-]++|-(?!->))*+(?:-->)?+"
+    rf"|{_RAW_TEXT_ELEMENTS}|(?=(?i:plaintext)[{_SPACE}/>]){_START_TAG}[\s\S]*+"
+    rf"|(?![A-Za-z])(?:[!?/][^>]*+>?)?+))*+"
+)
+
+
+class _AttributeScan(NamedTuple):
+    """The patterns of `check_attributes` for one attribute limit."""
+
+    # A start tag up to `limit` attributes, or the rest of one from a "<" in a name or value.
+    tag_head: re.Pattern[bytes]
+    # The page read from its start up to its first start tag with more attributes than the limit.
+    markup: re.Pattern[bytes]
+    limit: int
+
+
+_SCANS: dict[int, _AttributeScan] = {}
+
+
 class ParsedHtml(NamedTuple):
     """The parsed tree (None when nothing parses) and why the parser stopped early ("" if it did not)."""
 
@@ -82,6 +124,82 @@ def parse_html(text: str | bytes) -> ParsedHtml:
     except (etree.LxmlError, ValueError):
         return ParsedHtml(None)
     return ParsedHtml(root, _resource_limit(parser))
+
+
+def check_attributes(document: str | bytes, limit: int) -> None:
+    """Raise `TooManyAttributesError` when a start tag of the page has more than `limit` attributes.
+
+    libxml2 takes time quadratic in the attributes of one element. Their names and what separates them take
+    two characters each at least, so such a tag runs 2 x `limit` characters without a ">" (unless quoted
+    values hold some): one look for the last ">" within that distance of the one before finds each run
+    that long, a few calls per page in C. The runs (a long paragraph, a script, a tag with a long style,
+    path or data URL) are searched for the start tags spanning them, and one match counts the attributes
+    of each. Only when one has too many is the page read from its start, which tells a tag from a "<" in a
+    script, a comment or an attribute value. Not caught: a tag that spreads its attributes among ">"
+    characters in its quoted values, fewer than 2 x `limit` characters apart.
+    """
+    data = document if isinstance(document, bytes) else document.encode("utf-8", "replace")
+    scan = _SCANS.get(limit)
+    if scan is None:
+        scan = _SCANS[limit] = _attribute_scan(limit)
+    rfind, span, last = data.rfind, 2 * limit, -1
+    # `last` is the position of a ">" (-1: the start of the page); the last one within `span` after it
+    # comes next, or the run without one that starts there is checked.
+    while last + span < len(data):
+        found = rfind(b">", last + 1, last + span + 1)
+        last = found if found >= 0 else _check_run(data, last + 1, scan)
+
+
+def _check_run(data: bytes, start: int, scan: _AttributeScan) -> int:
+    """Check the start tags spanning the run without ">" from `start`; return where the checked part ends
+    (the run's ">", or the end of the page)."""
+    end = data.find(b">", start + 2 * scan.limit)
+    end = len(data) if end < 0 else end
+    if not _crowded(data, start, end, scan):
+        return end
+    read = scan.markup.match(data)  # always a match, maybe an empty one
+    if read is not None and read.end() < len(data):
+        raise TooManyAttributesError(f"a start tag has more than {scan.limit} attributes")
+    return len(data)
+
+
+def _crowded(data: bytes, start: int, end: int, scan: _AttributeScan) -> bool:
+    """True when a start tag over the run from `start` to `end` may have too many attributes: the tag the
+    run may continue (past a ">" in a quoted value of its own), or one opening in the run far enough from
+    its end. Read as a tag, one goes on to the run's end (or to `limit` attributes), so it stands for the
+    tags opening after it, whose attributes would be among its own."""
+    span = 2 * scan.limit
+    opening = data.rfind(b"<", max(0, start - span), start)
+    if opening >= 0:
+        if _tag_end(data, opening, scan) < 0:
+            return True
+        if _RAW_TEXT_START.match(data, opening) is not None:
+            return False  # the text of a script or a style holds no tag
+    position = data.find(b"<", start, end - span)
+    while position >= 0:
+        if data[position + 1 : position + 2].isalpha():
+            tag_end = _tag_end(data, position, scan)
+            if tag_end < 0:
+                return True
+            position = max(position, tag_end)
+        position = data.find(b"<", position + 1, end - span)
+    return False
+
+
+def _tag_end(data: bytes, position: int, scan: _AttributeScan) -> int:
+    """Where the start tag read from the "<" at `position` ends, `limit` attributes at most; -1 when one more
+    follows (a tag with too many)."""
+    head = scan.tag_head.match(data, position)
+    end = head.end() if head is not None else position + 1
+    return -1 if _ONE_ATTRIBUTE.match(data, end) is not None else end
+
+
+def _attribute_scan(limit: int) -> _AttributeScan:
+    return _AttributeScan(
+        re.compile(f"<[^{_SPACE}/>]*+(?:{_ATTRIBUTE}){{0,{limit}}}+".encode()),
+        re.compile(_MARKUP.format(limit=limit).encode()),
+        limit,
+    )
 
 
 def _resource_limit(parser: etree.HTMLParser) -> str:

@@ -24,3 +24,10 @@ class DocumentTooLargeError(ExtractionError):
     """The input is larger than `ExtractionConfig.max_document_bytes`."""
 
     kind = "too_large"
+
+
+class TooManyAttributesError(ExtractionError):
+    """A start tag has more attributes than `ExtractionConfig.max_attributes` (libxml2 would take time
+    quadratic in them)."""
+
+    kind = "too_many_attributes"

@@ -8,7 +8,8 @@ http and https) lets it skip URLs it has seen before any request object exists.
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin
+from ipaddress import IPv6Address
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
@@ -25,14 +26,28 @@ _FOLLOWED_SCHEMES = frozenset({"http", "https"})
 _ABSOLUTE = ("http://", "https://")
 # scheme, authority, then path and query up to the fragment.
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)([^#]*)")
+# An authority without these is a plain host name: only one with them needs a closer look.
+_AUTHORITY_MARKS = re.compile(r"[:\[\]\\]|[^\x00-\x7f]")
+_MAX_PORT = 65535
 
 
 def base_url(root: etree._Element, url: str | None) -> str | None:
-    """The URL relative links resolve against: `<base href>` when the page sets one, else its own URL."""
+    """The URL relative links resolve against: `<base href>` when the page sets one, else its own URL.
+
+    A `<base href>` that is no usable URL (an unclosed IPv6 bracket, a port out of range) is ignored, as a
+    browser ignores it: the page's links resolve against the page's own URL.
+    """
     base = str(_BASE_HREF(root)).strip()
-    if base and url:
-        return urljoin(url, base)
-    return base or url
+    if not base:
+        return url
+    try:
+        joined = urljoin(url, base) if url else base
+    except ValueError:
+        return url
+    match = _URL.match(joined)
+    if match is not None and not _valid_authority(match.group(2)):
+        return url
+    return joined
 
 
 def refresh_target(root: etree._Element, base: str | None) -> str | None:
@@ -70,6 +85,47 @@ def normalise_url(href: str, base: str | None = None) -> str | None:
         return None
     scheme, netloc, rest = match.groups()
     scheme = scheme.lower()
-    if scheme not in _FOLLOWED_SCHEMES or not netloc or ("[" in netloc and "]" not in netloc):
+    if scheme not in _FOLLOWED_SCHEMES or not netloc or not _valid_authority(netloc):
         return None
     return f"{scheme}://{netloc.lower()}{rest if rest.startswith('/') else '/' + rest}"
+
+
+def _valid_authority(netloc: str) -> bool:
+    """False for an authority no request can be made for, which Scrapy's `Request` (w3lib) would refuse with a
+    ValueError: a port that is not a number from 0 to 65535, brackets around anything but an IPv6 address or
+    anywhere but around the host, a backslash (browsers end the host there, urllib does not), or a non-ASCII
+    character that NFKC normalisation turns into a delimiter."""
+    if _AUTHORITY_MARKS.search(netloc) is None:
+        return True
+    userinfo, _, host_port = netloc.rpartition("@")
+    if "\\" in netloc or "[" in userinfo or "]" in userinfo:
+        return False
+    if host_port.startswith("["):
+        host, closed, after = host_port[1:].partition("]")
+        if not closed or not _is_ipv6(host) or (after and not after.startswith(":")):
+            return False
+        port = after[1:]
+    elif "[" in host_port or "]" in host_port:
+        return False
+    else:
+        port = host_port.partition(":")[2]
+    if port and not (port.isascii() and port.isdigit() and int(port) <= _MAX_PORT):
+        return False
+    return netloc.isascii() or _splits(netloc)
+
+
+def _is_ipv6(host: str) -> bool:
+    try:
+        IPv6Address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def _splits(netloc: str) -> bool:
+    """True when urllib accepts the authority (it checks what NFKC normalisation makes of non-ASCII)."""
+    try:
+        urlsplit(f"//{netloc}")
+    except ValueError:
+        return False
+    return True

@@ -9,7 +9,7 @@ from lxml import etree
 
 from extraction.config import ExtractionConfig
 from extraction.decode import parser_input
-from extraction.dom import clean_tree, page_title, parse_html
+from extraction.dom import check_attributes, clean_tree, page_title, parse_html
 from extraction.errors import DocumentTooLargeError
 from extraction.links import base_url, refresh_target
 from extraction.result import Block, ExtractionResult
@@ -35,6 +35,7 @@ def prepare(
             f"the document has {len(html)} bytes, over the limit of {config.max_document_bytes}"
         )
     document, used_encoding = parser_input(html, encoding)
+    check_attributes(document, config.max_attributes)
     root, cut_short = parse_html(document)
     if root is None:
         unparsed = ExtractionResult(

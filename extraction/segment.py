@@ -17,6 +17,8 @@ from lxml import etree
 from extraction.config import ExtractionConfig
 from extraction.result import Block, BlockFeatures, BlockKind
 
+_DEFAULT_CONFIG = ExtractionConfig()
+
 BLOCK_TAGS = frozenset(
     [
         "address",
@@ -118,7 +120,9 @@ _FORMATTING_TAGS = (
     "nobr",
     "wbr",
 )
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+# An e-mail address: `[\w.+-]+@[\w-]+\.[\w.-]+`, found from each "@" (see `_count_emails`).
+_EMAIL_LOCAL_CHAR = re.compile(r"[\w.+-]")
+_EMAIL_DOMAIN = re.compile(r"[\w-]+\.[\w.-]+")
 _DIGITS = re.compile(r"\d+")
 _ASCII_DIGITS = b"0123456789"
 _DIGITS_TO_ZERO = bytes.maketrans(_ASCII_DIGITS, b"0" * len(_ASCII_DIGITS))
@@ -128,6 +132,9 @@ _URL_PREFIXES = ("http://", "https://", "www.")
 # framework, repeat their names. A plain dict, emptied when full, is a direct look-up once compiled.
 _DESCRIPTIONS: dict[tuple[str, str | None, str | None], tuple[str, str, str]] = {}
 _DESCRIPTIONS_KEPT = 1 << 12
+# Longer ids and classes are described again each time: the cache outlives the page, and would keep three
+# copies of a page's megabyte class attribute (a real page's longest, a theme's body classes, is 7,400).
+_DESCRIBED_CHARS_KEPT = 1 << 10
 # What the walk does at an element, looked up once per element: the block roles come first (up to _CAPTION).
 _INLINE, _BLOCK, _PRE, _FORM, _CAPTION, _ANCHOR, _BREAK, _IMAGE, _CONTROL, _OPTION, _NOT_ELEMENT = range(11)
 _ROLES: dict[object, int] = {
@@ -182,18 +189,28 @@ class Node:
 
 @dataclass(slots=True)
 class Page:
-    """The segmented page: blocks in order, the node of each block, the node table and each node's path."""
+    """The segmented page: blocks in order, the node of each block and the node table."""
 
     blocks: list[Block] = field(default_factory=list)
     block_nodes: list[int] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
     hrefs: list[str] = field(default_factory=list)
     truncated: bool = False
-    paths: list[str] = field(default_factory=list)
+    max_path_chars: int = _DEFAULT_CONFIG.max_path_chars
 
     def path(self, node_id: int) -> str:
-        """The node's root-to-node path of tags with their id and classes (digits folded to 0)."""
-        return self.paths[node_id]
+        """The node's root-to-node path of tags with their id and classes (digits folded to 0), cut to
+        `max_path_chars` as a block's path is.
+
+        Built on demand: the walk keeps the paths of the open nodes only (a block takes its node's), since a
+        path per node grows with the nodes times their depth.
+        """
+        steps: list[str] = []
+        while node_id >= 0:
+            node = self.nodes[node_id]
+            steps.append(node.step)
+            node_id = node.parent
+        return "/".join(reversed(steps))[: self.max_path_chars]
 
 
 class _Walker:
@@ -211,8 +228,14 @@ class _Walker:
         "link_chars",
         "link_depth",
         "links",
+        "made_parents",
+        "made_paths",
+        "made_steps",
+        "max_name_chars",
+        "max_path_chars",
         "page",
         "parts",
+        "paths",
         "pre_depth",
         "skip_depth",
         "stack",
@@ -220,8 +243,16 @@ class _Walker:
 
     def __init__(self, config: ExtractionConfig) -> None:
         self.config = config
-        self.page = Page()
+        self.page = Page(max_path_chars=config.max_path_chars)
         self.stack: list[int] = []
+        # The path of each node on the stack; a block takes its node's (or, for a cell, its row's).
+        self.paths: list[str] = []
+        # Per depth, the parent path, step and path of the last node made there (see `_path`).
+        self.made_parents: list[str] = []
+        self.made_steps: list[str] = []
+        self.made_paths: list[str] = []
+        self.max_name_chars = config.max_name_chars
+        self.max_path_chars = config.max_path_chars
         self.parts: list[str] = []
         # Every anchor's href, None or empty when it has none: `segment` drops those in one pass.
         self.hrefs: list[str | None] = []
@@ -304,6 +335,7 @@ class _Walker:
             if self.parts:
                 self.flush()
             self.stack.pop()
+            self.paths.pop()
             if role != _BLOCK:
                 self._enter_mode(role, -1)
         elif role == _ANCHOR:
@@ -330,24 +362,62 @@ class _Walker:
             self.caption_depth += step
 
     def push(self, element: etree._Element, tag: str) -> None:
-        stack, nodes, paths = self.stack, self.page.nodes, self.page.paths
+        stack, nodes = self.stack, self.page.nodes
         ident, classes = element.get("id"), element.get("class")
         # A quarter of the nodes have neither: they need no look-up in the cache of descriptions.
         if ident or classes:
-            key = (tag, ident, classes)
-            description = _DESCRIPTIONS.get(key)
-            if description is None:
-                if len(_DESCRIPTIONS) >= _DESCRIPTIONS_KEPT:
-                    _DESCRIPTIONS.clear()
-                description = _DESCRIPTIONS[key] = _describe(tag, ident, classes)
-            step, names, record = description
+            step, names, record = self._description(tag, ident, classes)
         else:
             step, names, record = tag, "", tag
         parent = stack[-1] if stack else -1
+        self.paths.append(self._path(step))
         stack.append(len(nodes))
         nodes.append(Node(tag, parent, len(stack), step, names, record))
-        # Built top-down while the parent's path is at hand: a node's path is its parent's plus one step.
-        paths.append(f"{paths[parent]}/{step}" if parent >= 0 else step)
+
+    def _description(self, tag: str, ident: str | None, classes: str | None) -> tuple[str, str, str]:
+        # Names past the limit are cut: a megabyte class attribute would be copied into every node
+        # description, path and cache entry.
+        limit = self.max_name_chars
+        if ident and len(ident) > limit:
+            ident = ident[:limit]
+        if classes and len(classes) > limit:
+            classes = classes[:limit]
+        if len(ident or "") + len(classes or "") > _DESCRIBED_CHARS_KEPT:
+            return _describe(tag, ident, classes)
+        key = (tag, ident, classes)
+        description = _DESCRIPTIONS.get(key)
+        if description is None:
+            if len(_DESCRIPTIONS) >= _DESCRIPTIONS_KEPT:
+                _DESCRIPTIONS.clear()
+            description = _DESCRIPTIONS[key] = _describe(tag, ident, classes)
+        return description
+
+    def _path(self, step: str) -> str:
+        """The path of the node being opened: its parent's plus one step, cut to `max_path_chars`.
+
+        Each depth remembers the last path made there: a run of siblings with one tag and names (a list's
+        items, an article's paragraphs, and in turn what each of them holds) shares one string. Without
+        that, a page of many paragraphs deep in a tree held one long copy per paragraph.
+        """
+        paths, depth = self.paths, len(self.paths)
+        parent = paths[-1] if depth else ""
+        made_steps = self.made_steps
+        if depth < len(made_steps):
+            if made_steps[depth] == step and self.made_parents[depth] is parent:
+                return self.made_paths[depth]
+        else:
+            made_steps.append("")
+            self.made_parents.append("")
+            self.made_paths.append("")
+        limit = self.max_path_chars
+        if len(parent) >= limit:
+            path = parent  # a full path stays as it is below: nothing is added, nothing copied
+        else:
+            path = f"{parent}/{step}" if depth else step
+            if len(path) > limit:
+                path = path[:limit]
+        made_steps[depth], self.made_parents[depth], self.made_paths[depth] = step, parent, path
+        return path
 
     def add_text(self, text: str) -> None:
         if self.skip_depth:
@@ -426,9 +496,16 @@ class _Walker:
             node.depth,
         )
         kind = BlockKind.CAPTION if self.caption_depth else _KINDS.get(node.tag, BlockKind.TEXT)
-        path = page.paths[node.parent if node.tag in _CELLS and node.parent >= 0 else node_id]
+        path = self._block_path(node)
         page.blocks.append(Block(len(page.blocks), path, node.tag, kind, text, features))
         page.block_nodes.append(node_id)
+
+    def _block_path(self, node: Node) -> str:
+        """The path of a block of `node`, the open node: a cell's block is its row's."""
+        paths = self.paths
+        if not paths:  # text after the root closed belongs to the root
+            return self.page.path(0)
+        return paths[-2] if node.tag in _CELLS and len(paths) > 1 else paths[-1]
 
 
 def segment(body: etree._Element, config: ExtractionConfig) -> Page:
@@ -489,12 +566,31 @@ def _text_counts(text: str) -> tuple[int, int, int]:
     """Words, e-mail addresses and punctuation marks of a rendered block text."""
     # Rendered text has single spaces between words and newlines between lines (code keeps its own).
     words = text.count(" ") + text.count("\n") + 1
-    emails = len(_EMAIL.findall(text)) if "@" in text else 0
+    emails = _count_emails(text) if "@" in text else 0
     # One count per mark, each a scan in C; compiled, the calls cost next to nothing (no regex, no copy).
     marks = 0
     for mark in _ASCII_MARKS if text.isascii() else _MARKS:
         marks += text.count(mark)
     return words, emails, marks
+
+
+def _count_emails(text: str) -> int:
+    r"""The e-mail addresses `[\w.+-]+@[\w-]+\.[\w.-]+` finds in `text`, found from each "@" instead.
+
+    Searched from every start, that pattern reads a whole run of word characters at each of them: time
+    quadratic in the longest run (a long CJK paragraph, a base64 blob). An address needs a local-part
+    character right before its "@", one the previous address did not take, and a domain right after.
+    """
+    count = end = 0
+    at = text.find("@")
+    while at >= 0:
+        if at > end and _EMAIL_LOCAL_CHAR.match(text, at - 1) is not None:
+            domain = _EMAIL_DOMAIN.match(text, at + 1)
+            if domain is not None:
+                count += 1
+                end = domain.end()
+        at = text.find("@", at + 1)
+    return count
 
 
 def _image_area(element: etree._Element) -> int:

@@ -7,26 +7,38 @@ and `http://example.org:80/` are one site.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def site_of(url: str) -> str:
-    """The site of a URL: its lower-cased host, with `:port` when the port is not the scheme's default."""
-    host, port = host_port(url)
+    """The site of a URL: its lower-cased host, with `:port` when the port is not the scheme's default.
+
+    A URL without a valid port is its host alone (the URL of a fetched page always has a valid one).
+    """
+    parts = urlsplit(url)
+    try:
+        port = _site_port(parts)
+    except ValueError:
+        port = None
+    host = parts.hostname or ""
     if ":" in host:  # an IPv6 address keeps its brackets, or its last group would read as the port
         host = f"[{host}]"
     return host if port is None else f"{host}:{port}"
 
 
 def host_port(url: str) -> tuple[str, int | None]:
-    """Host and port of a URL; port None when it is the scheme's default (or the URL has no valid port)."""
+    """Host and port of a URL; port None when it is the scheme's default.
+
+    Raises ValueError for a URL no request can be made for: a port out of range or not a number, a
+    bracketed host that is no IP address.
+    """
     parts = urlsplit(url)
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    if port == DEFAULT_PORTS.get(parts.scheme.lower()):
-        port = None
-    return (parts.hostname or "", port)
+    return (parts.hostname or "", _site_port(parts))
+
+
+def _site_port(parts: SplitResult) -> int | None:
+    """The URL's port, None when it is the scheme's default (raises ValueError when it is no valid port)."""
+    port = parts.port
+    return None if port == DEFAULT_PORTS.get(parts.scheme.lower()) else port

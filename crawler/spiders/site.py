@@ -64,6 +64,7 @@ _MEDIA = (".mp3", ".mp4", ".m4a", ".avi", ".mov", ".mkv", ".webm", ".ogg", ".wav
 _ASSETS = (".woff", ".woff2", ".ttf", ".otf", ".eot", ".css", ".js", ".mjs", ".map", ".json", ".txt", ".csv")
 NON_HTML_EXTENSIONS = frozenset(_IMAGES + _DOCUMENTS + _ARCHIVES + _MEDIA + _ASSETS)
 
+
 class SiteSpider(Spider):
     """Crawl the seeds' sites (host:port), extract each HTML page once, yield one `PageRecord` per page."""
 

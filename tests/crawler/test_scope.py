@@ -72,3 +72,17 @@ def test_hostnames_feed_allowed_domains_without_ports() -> None:
     scope = Scope(["http://127.0.0.1:8001/", "http://127.0.0.1:8002/", "https://b.example/"])
     assert scope.hostnames == ["127.0.0.1", "b.example"]
 
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:99999/", "http://127.0.0.1:8o/", "http://[x]/", "http://[::1"]
+)
+def test_a_url_no_request_can_be_made_for_is_out_of_scope(url: str) -> None:
+    # Fuzz findings min-port-link.html and min-bracket-link.html: an invalid port read as the default one
+    # put the URL in scope, and a bracketed host that is no IP address raised ValueError.
+    assert not Scope(["http://127.0.0.1/", "http://[::1]/"]).allows(url)
+
+
+@pytest.mark.parametrize("value", ["http://example.org:99999/", "http://[x]/"])
+def test_a_seed_no_request_can_be_made_for_is_refused(value: str) -> None:
+    with pytest.raises(SeedError):
+        parse_seeds(value)

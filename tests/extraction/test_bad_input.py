@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gzip
 import random
+import time
+import tracemalloc
 
 import pytest
 
@@ -16,6 +18,7 @@ from extraction import (
     NotHTMLError,
     extract,
 )
+from extraction.errors import TooManyAttributesError
 from tests.extraction.pages import DOCS, NEWS, check_contract, fixture_bytes, fixture_text
 
 LONG_PARAGRAPH = (
@@ -207,3 +210,58 @@ def test_utf16_page_without_bom() -> None:
     assert isinstance(error_of(data), NotHTMLError)  # no way to tell it from binary without a hint
     result = result_of(data, encoding="utf-16le")
     assert result.text == extract(fixture_text(DOCS)).text
+
+
+# Fuzz findings of `python -m benchmarks.fuzz` (.cache/fuzz/minimal/), trimmed.
+
+
+def test_an_element_with_tens_of_thousands_of_attributes_is_refused() -> None:
+    # min-many-attributes.html: 32,000 attributes on one <div> took libxml2 1.3 s to parse.
+    html = "<div " + " ".join(f'a{number}="{number}"' for number in range(32_000)) + ">x</div>"
+    started = time.perf_counter()
+    error = error_of(html)
+    assert time.perf_counter() - started < 0.5
+    assert isinstance(error, TooManyAttributesError)
+    assert error.kind == "too_many_attributes"
+    fewer = "<div " + " ".join(f"a{number}" for number in range(1_500)) + ">x</div>"
+    assert isinstance(error_of(fewer), TooManyAttributesError)
+    assert result_of(fewer, config=ExtractionConfig(max_attributes=1_500)).visible_text == "x"
+
+
+def test_a_long_word_with_an_at_sign_is_read_in_linear_time() -> None:
+    # min-email-regex.html and min-email-regex-cjk.html: the e-mail count took 1.7 s and 3.0 s.
+    html = "<p>@" + "a" * 24_000 + "</p><p>" + "\u65e5\u672c\u8a9e\u306e\u6587\u7ae0" * 4_000 + " a@b.org</p>"
+    started = time.perf_counter()
+    result = result_of(html)
+    assert time.perf_counter() - started < 0.5
+    assert [block.features.email_count for block in result.blocks] == [0, 1]
+
+
+def test_many_paragraphs_deep_in_a_tree_take_little_memory() -> None:
+    # min-deep-paths.html: 2,000 nested divs around 250,000 paragraphs exhausted 2 GB; a tenth of the
+    # paragraphs needed 160 MB for their paths alone.
+    html = "<html><body>" + "<div>" * 2_000 + "<p>text</p>" * 20_000 + "</div>" * 2_000 + "</body></html>"
+    tracemalloc.start()
+    try:
+        result = result_of(html)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(result.blocks) == 20_000
+    assert peak < 60_000_000
+
+
+def test_a_megabyte_class_attribute_takes_little_memory() -> None:
+    # min-long-class-paths.html: a 1 MB class attribute on the wrapper of 3,000 paragraphs repeated itself
+    # in every paragraph's path.
+    html = '<html><body><div class="' + "c " * 500_000 + '">' + "<p>text</p>" * 3_000 + "</div></body></html>"
+    tracemalloc.start()
+    try:
+        result = result_of(html)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(result.blocks) == 3_000
+    assert len({block.path for block in result.blocks}) == 1
+    assert len(result.blocks[0].path) == ExtractionConfig().max_path_chars
+    assert peak < 60_000_000

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml import etree
 
-from extraction.dom import clean_tree, page_title, parse_html
+from extraction.dom import check_attributes, clean_tree, page_title, parse_html
+from extraction.errors import TooManyAttributesError
 from tests.extraction.pages import DOCS, FIXTURE_NAMES, FORUM, NEWS, fixture_text
 
 
@@ -184,3 +186,54 @@ def test_hidden_article_holding_most_of_the_visible_text_is_kept_whatever_the_sc
     assert article.strip() in text
     assert "menu entry" not in text
     assert "products" not in text
+
+
+def _names(count: int, pattern: str = "a{}", separator: str = " ") -> str:
+    return separator.join(pattern.replace("{}", str(number)) for number in range(count))
+
+
+# Fuzz finding min-many-attributes.html: one element with 32,000 attributes took libxml2 1.3 s (quadratic:
+# 0.5 s at 20,000, 14 s at 100,000). Trimmed to just over the limit, in each way HTML separates attributes.
+CROWDED_TAGS = {
+    "spaces": f"<div {_names(1_001)}>x</div>",
+    "values": f"<div {_names(1_001, 'a{}=v{}')}>x</div>",
+    "quoted values without spaces": "<div " + _names(1_001, 'a{}=""', "") + ">x</div>",
+    "slashes": f"<div {_names(1_001, separator='/')}>x</div>",
+    "a < in every name": f"<div {_names(1_001, 'a<{}')}>x</div>",
+    "a > in a quoted value first": f'<div title=">" {_names(1_001)}>x</div>',
+    "on a script": f"<script {_names(1_001)}>x</script>",
+}
+# A "<" that is no tag, followed by many words and no ">": in a script, a comment, a quoted value, text.
+NO_CROWDED_TAG = {
+    "exactly the limit": f"<div {_names(1_000)}>x</div>",
+    "script": f"<script>for (i = 0; i<n; i++) {{ {_names(3_000, 'x{} +')} }}</script><p>x</p>",
+    "unclosed script": f"<script>a<b {_names(3_000)}",
+    "comment": f"<!-- <b {_names(3_000)} --><p>x</p>",
+    "textarea": f"<textarea><b {_names(3_000)}</textarea><p>x</p>",
+    # wcxb-dev page 2846: an SVG path in a data URL, in an attribute value.
+    "data url": f'<img src="data:image/svg+xml,<svg><g d=&quot;M {_names(3_000, "{} 0")}&quot;/></svg>">',
+    "long paragraph": f"<p>{_names(5_000, 'word{}')}</p>",
+}
+
+
+@pytest.mark.parametrize("html", CROWDED_TAGS.values(), ids=CROWDED_TAGS.keys())
+def test_a_start_tag_with_more_attributes_than_the_limit_is_refused(html: str) -> None:
+    root = parse_html(html).root
+    assert root is not None and max(len(element.attrib) for element in root.iter()) > 1_000
+    for document in (html, html.encode()):
+        with pytest.raises(TooManyAttributesError, match="more than 1000 attributes"):
+            check_attributes(document, 1_000)
+
+
+@pytest.mark.parametrize("html", NO_CROWDED_TAG.values(), ids=NO_CROWDED_TAG.keys())
+def test_text_that_only_looks_like_attributes_is_not_refused(html: str) -> None:
+    root = parse_html(html).root
+    assert root is not None and max(len(element.attrib) for element in root.iter()) <= 1_000
+    check_attributes(html.encode(), 1_000)
+
+
+def test_the_fixtures_have_no_crowded_tag_even_with_a_low_limit() -> None:
+    for name in FIXTURE_NAMES:
+        check_attributes(fixture_text(name), 40)
+    with pytest.raises(TooManyAttributesError):
+        check_attributes(f"<p>x</p><div {_names(41)}>", 40)

@@ -71,3 +71,75 @@ def test_links_come_from_the_same_walk_on_a_real_page(fixtures_dir: Path) -> Non
     assert result.links
     assert all(link.startswith(("http://", "https://")) and "#" not in link for link in result.links)
     assert len(result.links) == len(set(result.links))
+
+
+# The fuzz findings of `python -m benchmarks.fuzz` (.cache/fuzz/minimal/): each raised ValueError from
+# urllib or from Scrapy's Request. A link, a redirect or a <base> that no request can be made for is skipped.
+BAD_AUTHORITIES = [
+    "http://fuzz.test:99999/",  # min-port-link.html: a port out of range
+    "http://fuzz.test:-1/",
+    "http://fuzz.test:8o/",  # not a number
+    "http://fuzz.test:80:81/",
+    "http://fuzz.test:\u0661\u0662/",  # digits, but not ASCII ones
+    "http://[x]/",  # min-bracket-link.html: a bracketed host that is no IP address
+    "http://[127.0.0.1]/",  # IPv4 cannot be bracketed
+    "http://[::1/",  # an unclosed bracket
+    "http://::1]/",
+    "http://a[::1]/",  # something before the bracket
+    "http://[::1]x/",  # something after it that is not a port
+    "http://[::1]:99999/",
+    "http://us[er@fuzz.test/",
+    "http://fuzz.test\\@other.test/",  # a browser ends the host at the backslash, urllib does not
+    "http://fuzz\uff0etest\uff0fa/",  # NFKC turns the full-width solidus into "/"
+]
+
+
+@pytest.mark.parametrize("href", BAD_AUTHORITIES)
+def test_a_link_no_request_can_be_made_for_is_skipped(href: str) -> None:
+    assert normalise_url(href) is None
+    assert normalise_url(href.removeprefix("http:"), "http://fuzz.test/min") is None  # protocol-relative
+    assert resolve_links([href, "/next"], "http://fuzz.test/min") == ["http://fuzz.test/next"]
+
+
+@pytest.mark.parametrize(
+    ("href", "url"),
+    [
+        ("http://[::1]:8000/a", "http://[::1]:8000/a"),
+        ("http://[2001:DB8::1]/", "http://[2001:db8::1]/"),
+        ("http://fuzz.test:0/", "http://fuzz.test:0/"),
+        ("http://fuzz.test:65535/", "http://fuzz.test:65535/"),
+        ("http://fuzz.test:/", "http://fuzz.test:/"),
+        ("http://user:pass@fuzz.test:8080/", "http://user:pass@fuzz.test:8080/"),
+        ("http://bücher.example/", "http://bücher.example/"),
+    ],
+)
+def test_valid_ports_ipv6_hosts_and_user_info_are_kept(href: str, url: str) -> None:
+    assert normalise_url(href) == url
+
+
+def test_a_base_href_that_is_no_url_is_ignored() -> None:
+    # min-base-ipv6-extract.html: urljoin raised "Invalid IPv6 URL" from extract().
+    html = '<base href="http://[::1"><p>text <a href="/next">next</a></p>'
+    result = extract(html, url="http://fuzz.test/min")
+    assert result.base_url == "http://fuzz.test/min"
+    assert result.links == ["http://fuzz.test/next"]
+
+
+@pytest.mark.parametrize("base", ["http://[::1", "http://[x]/", "http://fuzz.test:99999/", "//[::1"])
+def test_a_base_href_with_a_bad_authority_is_ignored(base: str) -> None:
+    root = parse_html(f"<base href='{base}'><p>x</p>").root
+    assert root is not None
+    assert base_url(root, "http://fuzz.test/min") == "http://fuzz.test/min"
+
+
+def test_a_bad_page_url_leaves_links_unresolved_instead_of_raising() -> None:
+    result = extract(
+        '<base href="a/"><p>text <a href="b">b</a> <a href="http://fuzz.test/c">c</a></p>', url="http://[::1"
+    )
+    assert result.links == ["http://fuzz.test/c"]
+
+
+def test_a_refresh_to_a_port_out_of_range_is_not_followed() -> None:
+    # min-port-refresh.html: the spider's Request() raised "Port out of range 0-65535".
+    html = '<meta http-equiv="refresh" content="0;url=http://fuzz.test:99999/">'
+    assert extract(html, url="http://fuzz.test/min").refresh_url is None

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import time
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from extraction import BlockKind, ExtractionConfig
+from extraction.segment import _count_emails
 from tests.extraction.pages import DOCS, FORUM, FORUM_ARCH, NEWS, find_block, fixture_text, segment_html
 
 HELLO_GO = 'package main\n\nimport "fmt"\n\nfunc main() {\n    fmt.Println("Hello, World!")\n}'
@@ -165,3 +172,71 @@ def test_punctuation_counts_ascii_and_full_width_marks() -> None:
     html = "<p>\u4f60\u597d\uff0c\u4e16\u754c\u3002 Hi, there! \u201cquoted\u201d \u3003</p>"
     (block,) = segment_html(html).blocks
     assert block.features.punctuation_count == 4
+
+
+# What `_count_emails` counts: this pattern's matches. Searched from every start, it took time quadratic in
+# the longest run of word characters.
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+
+
+def test_emails_are_counted() -> None:
+    html = "<p>Write to jane.doe+news@example.co.uk, or bob@mail.example.org.</p><p>No @ddress here.</p>"
+    assert [block.features.email_count for block in segment_html(html).blocks] == [2, 0]
+
+
+@given(st.text(alphabet="ab1_.+-@ ,\n\u65e5\u00e9\u0663", max_size=80))
+def test_email_count_is_what_the_pattern_finds(text: str) -> None:
+    assert _count_emails(text) == len(_EMAIL.findall(text))
+
+
+def test_email_count_takes_linear_time_in_long_words() -> None:
+    # Fuzz findings min-email-regex.html ("@" and a 24,000-character word: 1.7 s) and
+    # min-email-regex-cjk.html (a 24,000-character Japanese paragraph with an address: 3.0 s).
+    texts = ["@" + "a" * 24_000, "\u65e5\u672c\u8a9e\u306e\u6587\u7ae0" * 4_000 + " user@example.com"]
+    texts += ["x@" + "a" * 24_000, ("a" * 100 + "@") * 300, "a@" * 10_000]
+    started = time.perf_counter()
+    counts = [_count_emails(text) for text in texts]
+    assert time.perf_counter() - started < 0.2
+    assert counts == [0, 1, 0, 0, 0]
+
+
+def test_siblings_deep_in_a_tree_share_one_path() -> None:
+    # Fuzz finding min-deep-paths.html (2,000 nested divs around 250,000 paragraphs): each node kept its own
+    # path, nodes x depth characters. Trimmed here; the paragraphs, and the list items, share one string.
+    html = (
+        "<div>" * 500
+        + "<p>text</p>" * 1_000
+        + "<ul>"
+        + "<li><p>item</p></li>" * 100
+        + "</ul>"
+        + "</div>" * 500
+    )
+    page = segment_html(html)
+    deep = "body" + "/div" * 500
+    assert [block.path for block in page.blocks] == [f"{deep}/p"] * 1_000 + [f"{deep}/ul/li/p"] * 100
+    assert len({id(block.path) for block in page.blocks}) == 2
+    assert page.path(page.block_nodes[-1]) == f"{deep}/ul/li/p"
+
+
+def test_paths_keep_their_first_max_path_chars() -> None:
+    full = segment_html(fixture_text(DOCS))
+    cut = segment_html(fixture_text(DOCS), ExtractionConfig(max_path_chars=30))
+    assert max(len(block.path) for block in full.blocks) > 30
+    assert [block.path for block in cut.blocks] == [block.path[:30] for block in full.blocks]
+    assert [cut.path(node) for node in range(len(cut.nodes))] == [
+        full.path(node)[:30] for node in range(len(full.nodes))
+    ]
+
+
+def test_a_huge_class_attribute_is_read_up_to_max_name_chars() -> None:
+    # Fuzz finding min-long-class-paths.html: a 1 MB class attribute on the wrapper of 3,000 paragraphs
+    # repeated itself in every paragraph's path (trimmed here).
+    classes = " ".join(["c"] * 50_000)
+    config = ExtractionConfig(max_name_chars=100)
+    page = segment_html(f'<div class="{classes}">' + "<p>text</p>" * 300 + "</div>", config)
+    wrapper = page.nodes[1]
+    assert len(wrapper.names) <= 100
+    assert wrapper.step == "div" + ".c" * 50
+    assert {block.path for block in page.blocks} == {"body/div" + ".c" * 50 + "/p"}
+    default = segment_html(f'<div class="{classes}"><p>text</p></div>')
+    assert len(default.blocks[0].path) == ExtractionConfig().max_path_chars

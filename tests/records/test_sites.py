@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from records import site_of
+from records.sites import host_port
 
 
 def test_site_of_keeps_only_non_default_ports() -> None:
@@ -19,3 +22,11 @@ def test_an_ipv6_host_keeps_its_brackets() -> None:
 
 def test_a_url_without_a_valid_port_is_its_host() -> None:
     assert site_of("http://example.org:99999/") == "example.org"
+
+
+@pytest.mark.parametrize("url", ["http://example.org:99999/", "http://example.org:8o/", "http://[x]/"])
+def test_host_port_refuses_a_url_no_request_can_be_made_for(url: str) -> None:
+    # Fuzz findings min-port-link.html and min-bracket-link.html: the scope let such URLs through (the port
+    # read as the default), and Scrapy's Request() raised ValueError on them.
+    with pytest.raises(ValueError):
+        host_port(url)

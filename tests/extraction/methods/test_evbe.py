@@ -119,9 +119,7 @@ def test_visual_distance_starts_a_block() -> None:
     <div style="background: #ffd; font-size: 12px; color: #333"><p>notice</p></div><p>plain two</p>
     </div></body></html>"""
     assert groups(html) == [["plain one", "plain two"], ["notice"]]
-    assert groups(html, EvbeParams(max_visual_distance=3)) == [
-        ["plain one", "notice", "plain two"]
-    ]
+    assert groups(html, EvbeParams(max_visual_distance=3)) == [["plain one", "notice", "plain two"]]
 
 
 def test_without_style_sheets_the_page_is_one_block() -> None:
