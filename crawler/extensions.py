@@ -20,7 +20,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 
-from records import stats
+from records import PageRecord, stats
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +48,8 @@ class ProgressLog:
 
     def item_scraped(self, item: Any) -> None:
         """Count a page that went through every pipeline; log every `interval` pages."""
+        if not isinstance(item, PageRecord):
+            return  # a request's outcome for the crawl state
         self._kept += 1
         if self._kept % self.interval == 0:
             self._log()

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from extraction.links import normalise_url
-from records.sites import host_port
+from records.sites import host_port, site_of
 
 
 class SeedError(ValueError):
@@ -53,7 +53,10 @@ class Scope:
     """The sites a crawl may visit: the host:port pairs of its seeds, over http and https only."""
 
     def __init__(self, seeds: Iterable[str]) -> None:
+        seeds = list(seeds)
         self._sites = frozenset(host_port(url) for url in seeds)
+        # The same sites as the store names them (`records.sites.site_of`).
+        self.sites = frozenset(site_of(url) for url in seeds)
 
     @property
     def hostnames(self) -> list[str]:

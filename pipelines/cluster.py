@@ -24,6 +24,7 @@ from extraction.site_models import SiteClusters, block_paths_signature
 from pipelines.context import CrawlContext
 from pipelines.storage.clusters import StoredClusters
 from records import PageRecord
+from records.pages import pages_only
 
 
 class ClusterPipeline:
@@ -40,6 +41,7 @@ class ClusterPipeline:
             raise NotConfigured("CLUSTER_ENABLED is False")
         return cls(CrawlContext.of(crawler))
 
+    @pages_only
     def process_item(self, page: PageRecord) -> PageRecord:
         """Fill in the page's cluster."""
         config = self.context.config.of(page.site).model

@@ -5,11 +5,16 @@ of a cluster with that same model when it mirrors them (it has seen exactly the 
 each once), instead of rebuilding it from the database. A model that does not mirror the store (another
 process stored pages of the cluster, a page of an earlier crawl was not fetched again, a page failed to
 store) is rebuilt from the stored blocks, so the labels never depend on which process re-cleans.
+
+A cluster the store already holds (a recrawl, a crawl that goes on after a crash, another process's
+pages) starts from its stored pages' model (`StoredModel`, loaded once per cluster), not empty: its pages
+are revised by the site's template from the first one, as they were when stored, so fetching a page
+again does not change its clean text for want of a model. A page the model has seen is not counted again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from extraction import Block
@@ -23,33 +28,43 @@ class ClusterModel:
 
     model: SiteModel
     urls: set[str] = field(default_factory=set)
-    # Set when a URL is observed twice: the model then counts a page the store holds once.
+    # Set when a page is met again: the model holds its first version, which the store may no longer hold.
     repeated: bool = False
 
     def observe(self, url: str, blocks: Sequence[Block], keys: Sequence[BlockKey]) -> None:
-        """Learn from one page of the cluster."""
-        self.repeated |= url in self.urls
+        """Learn from one page of the cluster; a page seen before is not counted twice."""
+        if url in self.urls:
+            self.repeated = True
+            return
         self.urls.add(url)
         self.model.observe(blocks, keys)
 
     def mirrors(self, stored_urls: set[str]) -> bool:
-        """True when the model has seen exactly the stored pages, each once."""
+        """True when the model has seen exactly the stored pages, each once, as stored."""
         return not self.repeated and self.urls == stored_urls
+
+
+# The model of a stored cluster and the URLs of the pages it learned from, or None when the store holds
+# no page of it: `(site, cluster) -> (model, urls)`.
+StoredModel = Callable[[str, str], tuple[SiteModel, set[str]] | None]
 
 
 class CrawlModels:
     """The cluster models of one crawl, by (site, cluster); the crawl's `CrawlContext` holds them."""
 
-    def __init__(self, config: CrawlConfig) -> None:
+    def __init__(self, config: CrawlConfig, stored: StoredModel | None = None) -> None:
         self.config = config
+        self.stored = stored
         self.clusters: dict[tuple[str, str], ClusterModel] = {}
 
     def cluster(self, site: str, cluster: str) -> ClusterModel:
-        """The model of a (site, cluster), created empty on first use."""
+        """The model of a (site, cluster): on first use, the stored pages' model, or a new one."""
         key = (site, cluster)
         found = self.clusters.get(key)
         if found is None:
-            found = self.clusters[key] = ClusterModel(SiteModel(self.config.of(site).model))
+            loaded = self.stored(site, cluster) if self.stored is not None else None
+            model, urls = loaded or (SiteModel(self.config.of(site).model), set())
+            found = self.clusters[key] = ClusterModel(model, urls)
         return found
 
     def get(self, site: str, cluster: str) -> ClusterModel | None:

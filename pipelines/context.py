@@ -25,11 +25,13 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from extraction.methods.registry import DEFAULT_METHOD
+from extraction.site_models import SiteModel
 from pipelines.cluster_models import CrawlModels
 from pipelines.config import CrawlConfig, crawl_config
 from pipelines.lock import CrawlLock
 from pipelines.revisit import RevisitPolicy, now_or, revisit_policy
 from pipelines.storage import make_engine, migrate, session_factory
+from pipelines.storage.sql import stored_model
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +57,8 @@ class CrawlContext:
         self.lock = lock
         self._lock: CrawlLock | None = None
         # Site models are part of the cleancrawl method: a paper method's labels are its own.
-        self.models = CrawlModels(config) if site_models and config.method == DEFAULT_METHOD else None
+        use_models = site_models and config.method == DEFAULT_METHOD
+        self.models = CrawlModels(config, self._stored_model) if use_models else None
         self._engine: Engine | None = None
         self._sessions: sessionmaker[Session] | None = None
 
@@ -102,6 +105,11 @@ class CrawlContext:
             self._engine, self._sessions = engine, session_factory(engine)
             logger.info("Store %s opened, schema up to date", engine.url)
         return self._sessions
+
+    def _stored_model(self, site: str, cluster: str) -> tuple[SiteModel, set[str]] | None:
+        """A cluster's model as its stored pages teach it (`CrawlModels` asks once per cluster)."""
+        sessions = self.sessions
+        return stored_model(sessions, self.config, site, cluster) if sessions is not None else None
 
     def close(self) -> None:
         """Release the crawl lock and the store's connections (every pipeline has closed by now)."""

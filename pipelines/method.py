@@ -36,6 +36,7 @@ from extraction.methods.registry import get_method, method_class
 from pipelines.config import CrawlConfig
 from pipelines.context import CrawlContext
 from records import PageRecord, stats
+from records.pages import pages_only
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ class MethodPipeline:
         assert crawler.stats is not None
         return cls(crawler.stats, config)
 
+    @pages_only
     def process_item(self, page: PageRecord) -> PageRecord:
         """Hold the page for its cluster's learning; label it with the learned method once there is one."""
         started = time.perf_counter()

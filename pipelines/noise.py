@@ -28,6 +28,7 @@ from extraction import Label, text_hash
 from pipelines.cluster_models import ClusterModel, CrawlModels
 from pipelines.context import CrawlContext
 from records import PageRecord, stats
+from records.pages import pages_only
 
 _CONTENT, _NOISE = Label.CONTENT.value, Label.NOISE.value
 
@@ -47,6 +48,7 @@ class NoisePipeline:
         assert crawler.stats is not None
         return cls(crawler.stats, CrawlContext.of(crawler).models)
 
+    @pages_only
     def process_item(self, page: PageRecord) -> PageRecord:
         """Drop a page with no blocks; otherwise revise its labels, clear noise text and count the page."""
         if not page.blocks:

@@ -42,9 +42,12 @@ class RevisitPolicy:
         moved = current * (1 - self.dec_rate) if changed else current * (1 + self.inc_rate)
         return min(self.max_interval, max(self.min_interval, moved))
 
-    def changed(self, old: tuple[int | None, int | None], new: tuple[int | None, int | None]) -> bool:
-        """Whether a fetch changed the page: its (clean text hash, raw HTML hash) before and after."""
-        before, after = (old[0], new[0]) if self.change == "content" else (old[1], new[1])
+    def changed(self, content_changed: bool, html: tuple[int | None, int | None]) -> bool:
+        """Whether a fetch changed a page fetched before: its clean text changed (the store's decision,
+        the one its history records), or its raw HTML's hash, (before, after), differs."""
+        if self.change == "content":
+            return content_changed
+        before, after = html
         return before is not None and before != after
 
 

@@ -36,6 +36,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, Self
 
+from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
@@ -48,9 +49,12 @@ from pipelines.storage.repository import BatchSummary
 from pipelines.storage.sizes import StoreSize
 from pipelines.storage.sql import Item, SqlStore, WriteSummary
 from records import PageRecord, stats
-from records.urls import UrlRecord
+from records.urls import UrlRecord, UrlState
 
 logger = logging.getLogger(__name__)
+
+# A dropped page's reason as the crawl state keeps it: the pipeline's message, cut short.
+_REASON_CHARS = 200
 
 
 class PageStore(Protocol):
@@ -100,7 +104,9 @@ class StoragePipeline:
         )
         batch_size = crawler.settings.getint("STORAGE_BATCH_SIZE")
         logger.info("Storing pages %d per transaction", batch_size)
-        return cls(store, batch_size, crawler.stats, context.config, context.site_models)
+        pipeline = cls(store, batch_size, crawler.stats, context.config, context.site_models)
+        crawler.signals.connect(pipeline.item_dropped, signal=signals.item_dropped)
+        return pipeline
 
     def process_item(self, item: Any) -> Any:
         """Queue a page or a request's outcome; write the queue when it holds a batch. Other items pass
@@ -110,6 +116,16 @@ class StoragePipeline:
             if len(self.pending) >= self.batch_size:
                 self.flush()
         return item
+
+    def item_dropped(self, item: Any, exception: BaseException) -> None:
+        """A page an earlier pipeline dropped is skipped in the crawl state, with the pipeline's reason: not
+        fetched again as if never tried."""
+        if isinstance(item, PageRecord):
+            reason = str(exception)[:_REASON_CHARS]
+            outcome = UrlRecord(
+                item.url, item.site, UrlState.SKIPPED, reason, "", item.fetched_at, item.depth
+            )
+            self.process_item(outcome)
 
     def close_spider(self) -> None:
         """Write what is left, re-clean the clusters this process stored pages of, measure the store."""
@@ -135,7 +151,8 @@ class StoragePipeline:
         if failed:
             self.stats.inc_value(stats.PAGES_STORE_FAILED, failed)
         self._count(stored, summary)
-        self._log(summary.pages)
+        if stored:
+            self._log(summary.pages)
         if self.recleans:
             self.clusters |= {(page.site, page.cluster) for page in stored if page.cluster}
             matured = {

@@ -12,8 +12,12 @@ site model reads them.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, TypeVar
 
 from extraction import Block, ExtractionResult, Label
 from extraction.site_models import BlockKey, block_key, stored_block
@@ -160,3 +164,24 @@ def _keys(result: ExtractionResult, shape_max_chars: int) -> list[BlockKey]:
 def _records(result: ExtractionResult, keys: list[BlockKey]) -> list[BlockRecord]:
     """The stored form of every block of an extraction result, with its site-model keys."""
     return [BlockRecord.of(block, key) for block, key in zip(result.blocks, keys, strict=True)]
+
+
+def html_hash(body: bytes) -> str:
+    """The hash of a response body (what a revisit policy that watches the raw page compares)."""
+    return hashlib.blake2b(body, digest_size=8).hexdigest()
+
+
+_Pipeline = TypeVar("_Pipeline")
+
+
+def pages_only(
+    process_page: Callable[[_Pipeline, PageRecord], PageRecord],
+) -> Callable[[_Pipeline, Any], Any]:
+    """A pipeline's ``process_item`` that sees pages only: another item (a request's outcome for the crawl
+    state, `records.urls.UrlRecord`) passes through untouched."""
+
+    @functools.wraps(process_page)
+    def process_item(pipeline: _Pipeline, item: Any) -> Any:
+        return process_page(pipeline, item) if isinstance(item, PageRecord) else item
+
+    return process_item

@@ -10,6 +10,7 @@ import sqlite3
 import struct
 import zlib
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -68,11 +69,18 @@ def test_whizzy_every_reachable_page_stored_once_with_clean_text(shared_dir: Pat
         run = _ok(run_crawl(tmp_path, f"{base}/"))
         pages = _clean_pages(database)
         savings = _savings(database)
-        again = _ok(run_crawl(tmp_path, f"{base}/"))
+        # The same command again goes on where the first stopped: nothing is left, nothing is due.
+        idle = _ok(run_crawl(tmp_path, f"{base}/"))
+        # Two days later every page is due: each answers 304 (the server sends Last-Modified).
+        later = (datetime.now(UTC) + timedelta(days=2)).isoformat()
+        again = _ok(run_crawl(tmp_path, f"{base}/", settings={"RECRAWL_NOW": later}))
         assert _clean_pages(database) == pages
         assert _savings(database) == savings  # a second crawl adds no rows, not even block rows
 
-    assert len(pages) == run.stat(stats.PAGES_KEPT) == again.stat(stats.PAGES_KEPT) == WHIZZY_PAGES
+    assert len(pages) == run.stat(stats.PAGES_KEPT) == WHIZZY_PAGES
+    assert idle.stat(stats.RECRAWL_DUE) == 0 and "pages_crawled" not in str(idle.stats)
+    assert again.stat(stats.RECRAWL_UNCHANGED) == WHIZZY_PAGES
+    assert again.stat(stats.PAGES_KEPT) == again.stat(stats.RECRAWL_CHANGED) == 0
     # A progress line every 50 kept pages, and one with the final figures.
     assert run.log.count("[crawler.extensions] INFO: Crawled") >= WHIZZY_PAGES // 50
     assert run.stat(stats.REFRESH_STUBS) == 17
@@ -165,7 +173,8 @@ def test_bad_input_is_logged_and_counted_and_the_crawl_goes_on(tmp_path: Path) -
         routes["/good-1"] = page("<html><body><p>Down</p></body></html>", status=500)
         routes["/good-2"] = reset_mid_body(announced=100_000, sent=100)
         routes["/charset/header-says-utf8"] = page(b"")
-        rerun = _ok(run_crawl(tmp_path, f"{server.base}/"))
+        later = (datetime.now(UTC) + timedelta(days=2)).isoformat()  # when every page is due again
+        rerun = _ok(run_crawl(tmp_path, f"{server.base}/", settings={"RECRAWL_NOW": later}))
         second = _clean_pages(database)
 
     base = server.base

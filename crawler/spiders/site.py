@@ -17,6 +17,14 @@ links from a single parse. No HTML travels past the spider, except with a site-l
 Links come from that parse, already absolute and normalised. Each URL is checked against a set of every
 URL met so far before anything else, so a link seen on hundreds of pages costs one set lookup after the
 first time, and no `Request` is built, fingerprinted and dropped by the scheduler for it.
+
+With a store, the crawl state (`pipelines.storage.crawl_state`) is the crawl's memory. The crawl starts
+from the seeds and from every URL the state holds that is due: queued and never fetched (a crawl that
+stopped, by a crash or a page limit, goes on) or stored and due again by its revisit schedule (an
+incremental recrawl). A URL the state knows is not scheduled again from a link. A page fetched before is
+asked for with its validators (If-None-Match, If-Modified-Since); a 304 costs no extraction. Every request
+that stores no page leaves its outcome (`records.urls.UrlRecord`: skipped and why, gone, redirected, not
+modified), written with the pages of its batch.
 """
 
 from __future__ import annotations
@@ -52,7 +60,10 @@ from extraction.methods.base import Method
 from extraction.methods.registry import get_method
 from pipelines.config import CrawlConfig
 from pipelines.context import CrawlContext
+from pipelines.storage.crawl_state import DueUrl, due_urls, known_urls
 from records import PageRecord, site_of, stats
+from records.pages import html_hash
+from records.urls import UrlRecord, UrlState
 
 # Extensions of files that are never HTML pages: links to them are not fetched at all. A short list of
 # the common ones (images, documents, archives, media, fonts, page assets, source text); anything else
@@ -63,6 +74,8 @@ _ARCHIVES = (".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".tar", ".deb"
 _MEDIA = (".mp3", ".mp4", ".m4a", ".avi", ".mov", ".mkv", ".webm", ".ogg", ".wav", ".flac")
 _ASSETS = (".woff", ".woff2", ".ttf", ".otf", ".eot", ".css", ".js", ".mjs", ".map", ".json", ".txt", ".csv")
 NON_HTML_EXTENSIONS = frozenset(_IMAGES + _DOCUMENTS + _ARCHIVES + _MEDIA + _ASSETS)
+# Answers that say a page is no more: its stored version is marked gone.
+GONE_STATUSES = frozenset({404, 410})
 
 
 class SiteSpider(Spider):
@@ -89,11 +102,15 @@ class SiteSpider(Spider):
         self.config = CrawlConfig()
         # One method object per distinct config (sites with overrides have their own).
         self._methods: dict[ExtractionConfig, Method[Any]] = {}
-        # Every normalised URL met so far: scheduled, off-site, non-HTML, or reached as a final URL.
+        # Every normalised URL met so far: scheduled, off-site, non-HTML, reached as a final URL, or known to
+        # the crawl state.
         self._seen: set[str] = set(self.seeds)
         # Final URLs of the pages yielded: a page reached under several URLs is stored once.
         self._stored: set[str] = set()
         self._pages_out = 0
+        self._context: CrawlContext | None = None
+        # Outcomes met in signal handlers, which cannot yield: they leave with the next callback's output.
+        self._pending: list[UrlRecord] = []
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
@@ -117,42 +134,78 @@ class SiteSpider(Spider):
 
     def _opened(self) -> None:
         """Take the crawl's configuration from its context (built with the extensions, after the spider)."""
-        self.config = CrawlContext.of(self.crawler).config
+        self._context = CrawlContext.of(self.crawler)
+        self.config = self._context.config
         self.logger.info("Extraction method %s, %s", self.config.method, BUILD)
 
     async def start(self) -> AsyncIterator[Request]:
-        """One request per seed."""
-        for url in self.seeds:
-            yield self._request(url)
+        """One request per seed the crawl state does not know or holds as due, then one per other due URL.
 
-    def parse_page(self, response: Response) -> Iterator[Request | PageRecord]:
+        A seed the state knows and does not hold as due waits for its time like any other page: running
+        the same command again goes on where the last crawl stopped and fetches nothing twice. Requests
+        pass Scrapy's duplicate filter (``dont_filter``): with a JOBDIR it remembers the URLs of an
+        earlier run, and the crawl state, not the filter, decides what is fetched again.
+        """
+        due, known = self._load_state()
+        for url in self.seeds:
+            if url in due or url not in known:
+                yield self._request(url, due.pop(url, None), dont_filter=True)
+        for entry in due.values():
+            if self.max_depth is None or entry.depth <= self.max_depth:
+                yield self._request(entry.url, entry, dont_filter=True)
+
+    def parse_page(self, response: Response) -> Iterator[Request | PageRecord | UrlRecord]:
         """Extract one response: yield its `PageRecord` and requests for its new in-scope links."""
+        yield from self._drain()
+        if response.status == 304:
+            yield from self._outcome(response.url, UrlState.STORED, response.meta, not_modified=True)
+            return
         self._inc(stats.PAGES_CRAWLED)
         final_url = normalise_url(response.url) or response.url
         self._seen.add(final_url)
-        refusal = self._refusal(response, final_url)
-        if refusal:
-            self._skip(*refusal)
+        if final_url in self._stored:
+            yield from self._skip("duplicate", response.url, f"stored already as {final_url}", response.meta)
             return
+        if not isinstance(response, HtmlResponse):
+            content_type = (response.headers.get(b"Content-Type") or b"no Content-Type").decode("latin-1")
+            yield from self._skip("not_html", final_url, content_type, response.meta, UrlState.SKIPPED)
+            return
+        yield from self._extract(response, final_url)
+
+    def _extract(self, response: Response, final_url: str) -> Iterator[Request | PageRecord | UrlRecord]:
         site = site_of(final_url)
         config = self.config.of(site)
         method = self.method_for(config.extraction)
         try:
             result = method.extract(response.body, url=response.url, encoding=_charset(response))
         except ExtractionError as error:
-            self._skip(error.kind, response.url, str(error))
+            yield from self._skip(error.kind, final_url, str(error), response.meta, UrlState.SKIPPED)
             return
         if result.refresh_url and result.refresh_url != final_url:
-            yield from self._follow_refresh(response, result.refresh_url)
+            yield from self._follow_refresh(response, final_url, result.refresh_url)
             return
         if self._full():
-            return
+            return  # its URL stays queued in the crawl state: the next crawl goes on from there
+        requests = list(self._follow_links(response, result))
         self._stored.add(final_url)
         self._pages_out += 1
-        yield page_record(response, final_url, site, result, config.model.shape_max_chars, method.site_level)
+        page = page_record(response, final_url, site, result, config.model.shape_max_chars, method.site_level)
+        self._fill_fetch(page, response, requests)
+        yield page
         if self._full():
             raise CloseSpider("max_pages")
-        yield from self._follow_links(response, result)
+        yield from requests
+
+    def _fill_fetch(self, page: PageRecord, response: Response, requests: list[Request]) -> None:
+        """What the crawl state records of the fetch: how the page was reached, its links, validators."""
+        page.fetched_at = self._now()
+        page.depth = int(response.meta.get("depth", 0))
+        page.referrer = response.meta.get("referrer", "")
+        page.redirects = _redirect_chain(response.meta, page.url)
+        page.links = [request.url for request in requests]
+        page.etag = _header(response, b"ETag")
+        page.last_modified = _header(response, b"Last-Modified")
+        page.html_hash = html_hash(response.body)
 
     def method_for(self, config: ExtractionConfig) -> Method[Any]:
         """The crawl's extraction method with a site's `config` (its thresholds), made once."""
@@ -161,41 +214,62 @@ class SiteSpider(Spider):
             method = self._methods[config] = get_method(self.config.method, config, self.config.params)
         return method
 
-    def on_error(self, failure: Failure) -> None:
-        """Count and log a request that produced no response for the callback (HTTP error, network, ...)."""
+    def on_error(self, failure: Failure) -> list[UrlRecord]:
+        """Count and log a request that produced no response for the callback (HTTP error, network, ...);
+        its outcome for the crawl state: gone (404, 410), failed (tried again by the next crawl: no
+        answer, a server error) or skipped."""
         request = getattr(failure, "request", None)
         url = request.url if isinstance(request, Request) else "?"
-        self._skip(_failure_reason(failure), url, failure.getErrorMessage())
+        meta = request.meta if isinstance(request, Request) else {}
+        state = _failure_state(failure)
+        return self._drain() + self._skip(
+            _failure_reason(failure), url, failure.getErrorMessage(), meta, state
+        )
 
-    def _refusal(self, response: Response, final_url: str) -> tuple[str, str, str] | None:
-        """Why a response is not extracted (seen before, not HTML), or None; the arguments of `_skip`.
+    def _load_state(self) -> tuple[dict[str, DueUrl], set[str]]:
+        """The crawl state of the seeds' sites: its due URLs by URL, and every URL it knows (both empty
+        without a store). The known URLs join the seen set: no link schedules them again."""
+        sessions = self._context.sessions if self._context is not None else None
+        if sessions is None:
+            return {}, set()
+        with sessions() as session:
+            due = due_urls(session, self.scope.sites, self._now())
+            known = known_urls(session, self.scope.sites)
+        self._seen |= known
+        if known:
+            self.crawler.stats.set_value(stats.RECRAWL_DUE, len(due))
+            self.logger.info(
+                "Crawl state: %d URLs known, %d due (queued, or stored and due for a revisit)",
+                len(known),
+                len(due),
+            )
+        return {entry.url: entry for entry in due}, known
 
-        Redirects out of scope never get here: `ScopeOffsiteMiddleware` filters them before download.
-        """
-        if final_url in self._stored:
-            return ("duplicate", response.url, f"stored already as {final_url}")
-        if not isinstance(response, HtmlResponse):
-            content_type = response.headers.get(b"Content-Type") or b"no Content-Type"
-            return ("not_html", response.url, content_type.decode("latin-1"))
-        return None
-
-    def _follow_refresh(self, response: Response, target: str) -> Iterator[Request]:
+    def _follow_refresh(
+        self, response: Response, final_url: str, target: str
+    ) -> Iterator[Request | UrlRecord]:
         """Follow a meta refresh like a redirect: the stub is not stored, its target is fetched once."""
         self._inc(stats.REFRESH_STUBS)
         hops = int(response.meta.get("refresh_hops", 0)) + 1
         if hops > self.settings.getint("REDIRECT_MAX_TIMES"):
-            self._skip("refresh_loop", response.url, f"{hops - 1} meta refreshes in a row")
-        elif not self.scope.allows(target):
-            self._skip("offsite_refresh", response.url, target)
-        elif target not in self._seen:
+            detail = f"{hops - 1} meta refreshes in a row"
+            yield from self._skip("refresh_loop", final_url, detail, response.meta, UrlState.SKIPPED)
+            return
+        if not self.scope.allows(target):
+            yield from self._skip("offsite_refresh", final_url, target, response.meta, UrlState.SKIPPED)
+            return
+        yield from self._outcome(final_url, UrlState.REDIRECTED, response.meta, "meta_refresh", target)
+        if target not in self._seen:
             # A target already seen is fetched (or queued) once already: this also ends refresh cycles.
             self._seen.add(target)
-            yield self._request(target, {"refresh_hops": hops})
+            meta = {"refresh_hops": hops, "depth": response.meta.get("depth", 0), "referrer": final_url}
+            yield self._request(target, meta=meta)
 
     def _follow_links(self, response: Response, result: ExtractionResult) -> Iterator[Request]:
         """Requests for the links not met before that are in scope and may be HTML."""
         if self.max_depth is not None and response.meta.get("depth", 0) >= self.max_depth:
             return  # before reading `result.links`: extraction resolves them only when asked
+        referrer = {"referrer": normalise_url(response.url) or response.url}
         for url in result.links:
             if url in self._seen:
                 continue
@@ -206,10 +280,30 @@ class SiteSpider(Spider):
                 self._inc(stats.LINKS_NON_HTML)
             else:
                 self._inc(stats.LINKS_SCHEDULED)
-                yield self._request(url)
+                yield self._request(url, meta=referrer)
 
-    def _request(self, url: str, meta: dict[str, Any] | None = None) -> Request:
-        return Request(url, callback=self.parse_page, errback=self.on_error, meta=meta)
+    def _request(
+        self,
+        url: str,
+        due: DueUrl | None = None,
+        meta: dict[str, Any] | None = None,
+        dont_filter: bool = False,
+    ) -> Request:
+        """A request for `url`; for a URL from the crawl state, with its depth, referrer and validators."""
+        meta, headers = dict(meta or {}), {}
+        if due is not None:
+            meta.update(depth=due.depth, referrer=due.referrer)
+            headers = _conditional_headers(due)
+            if headers:
+                meta["handle_httpstatus_list"] = [304]
+        return Request(
+            url,
+            callback=self.parse_page,
+            errback=self.on_error,
+            meta=meta,
+            headers=headers,
+            dont_filter=dont_filter,
+        )
 
     def _full(self) -> bool:
         """True once `max_pages` pages have gone to the pipelines and not been dropped there."""
@@ -229,13 +323,57 @@ class SiteSpider(Spider):
         if not chain:
             return
         if request.url in chain:
-            self._skip("redirect_loop", chain[0], " -> ".join([*chain, request.url]))
+            detail = " -> ".join([*chain, request.url])
+            self._pending += self._skip("redirect_loop", chain[0], detail, {}, UrlState.SKIPPED)
         else:
             self._skip("duplicate", chain[0], f"redirects to {request.url}, fetched already")
+            self._pending += self._outcome(chain[0], UrlState.REDIRECTED, {}, target=request.url)
 
-    def _skip(self, reason: str, url: str, detail: str = "") -> None:
+    def _skip(
+        self,
+        reason: str,
+        url: str,
+        detail: str = "",
+        meta: dict[str, Any] | None = None,
+        state: UrlState | None = None,
+    ) -> list[UrlRecord]:
+        """Count and log a request that stores no page; its outcome for the crawl state when `state` is
+        given (and the URLs that redirected to it, as redirects)."""
         self._inc(stats.skipped(reason))
         self.logger.info("Skipped %s (%s)%s", url, reason, f": {detail}" if detail else "")
+        chain = _redirect_chain(meta or {}, url)
+        redirects = [
+            o for source in chain for o in self._outcome(source, UrlState.REDIRECTED, {}, target=url)
+        ]
+        if state is None:
+            return redirects
+        return self._outcome(url, state, meta or {}, reason) + redirects
+
+    def _outcome(
+        self,
+        url: str,
+        state: UrlState,
+        meta: dict[str, Any],
+        reason: str = "",
+        target: str = "",
+        not_modified: bool = False,
+    ) -> list[UrlRecord]:
+        """The outcome of a request for the crawl state; none without a store."""
+        if self._context is None or not self._context.database_url:
+            return []
+        depth, referrer = int(meta.get("depth", 0)), meta.get("referrer", "")
+        url, target = normalise_url(url) or url, normalise_url(target) or target
+        record = UrlRecord(
+            url, site_of(url), state, reason, target, self._now(), depth, referrer, not_modified
+        )
+        return [record]
+
+    def _drain(self) -> list[UrlRecord]:
+        pending, self._pending = self._pending, []
+        return pending
+
+    def _now(self) -> datetime:
+        return self._context.now() if self._context is not None else datetime.now(UTC)
 
     def _inc(self, key: str) -> None:
         assert self.crawler.stats is not None
@@ -259,6 +397,27 @@ def _charset(response: Response) -> str | None:
     """The charset the HTTP Content-Type header declares, as a Python codec name, or None."""
     content_type = response.headers.get(b"Content-Type")
     return http_content_type_encoding(content_type.decode("latin-1")) if content_type else None
+
+
+def _header(response: Response, name: bytes) -> str:
+    value = response.headers.get(name)
+    return value.decode("latin-1").strip() if value else ""
+
+
+def _conditional_headers(due: DueUrl) -> dict[str, str]:
+    """The validators of a URL fetched before, as the headers of a conditional GET."""
+    headers = {}
+    if due.etag:
+        headers["If-None-Match"] = due.etag
+    if due.last_modified:
+        headers["If-Modified-Since"] = due.last_modified
+    return headers
+
+
+def _redirect_chain(meta: dict[str, Any], final_url: str) -> list[str]:
+    """The normalised URLs that redirected to `final_url` (RedirectMiddleware's ``redirect_urls``)."""
+    chain = (normalise_url(url) or url for url in meta.get("redirect_urls", ()))
+    return [url for url in dict.fromkeys(chain) if url != final_url]
 
 
 def _non_html_extension(url: str) -> bool:
@@ -295,6 +454,18 @@ def _failure_reason(failure: Failure) -> str:
         if isinstance(error, kind):
             return reason
     return "download_error"
+
+
+def _failure_state(failure: Failure) -> UrlState:
+    """What a failed request leaves in the crawl state: gone (404, 410), skipped (another HTTP error, a
+    middleware's refusal) or failed (no answer or a server error: tried again by the next crawl)."""
+    error = failure.value
+    if isinstance(error, HttpError):
+        status = error.response.status
+        if status in GONE_STATUSES:
+            return UrlState.GONE
+        return UrlState.FAILED if status >= 500 or status == 429 else UrlState.SKIPPED
+    return UrlState.SKIPPED if isinstance(error, IgnoreRequest) else UrlState.FAILED
 
 
 def _ignored_reason(message: str) -> str:

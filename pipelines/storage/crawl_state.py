@@ -1,15 +1,15 @@
 """The crawl state: one row per URL met in scope (`crawl_urls`), written in the same transaction as the pages
 of a batch, so that what a crash loses is that batch, and read back when a crawl starts (`due_urls`).
 
-A page's row records its fetch (validators, the hashes of its clean text and HTML), whether that changed it
-(`pipelines.revisit`: informative change by default) and when it is due again; the links it holds are added
+A page's row records its fetch (validators, the hash of its HTML), whether that changed it
+(`pipelines.revisit`: informative change by default, as the store decided it: the clean text's hash is
+the page's, in `pages`, kept in step by re-cleaning) and when it is due again; the links it holds are added
 as queued rows (a URL met before keeps its row). A request that stored no page records its outcome
 (`records.urls.UrlRecord`): skipped and why, gone, redirected, not modified (a 304: the row only).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -18,12 +18,12 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
-from extraction import text_hash
 from pipelines.revisit import RevisitPolicy
 from pipelines.storage.codec import hash_to_int
 from pipelines.storage.content import CHUNK
 from pipelines.storage.dialect import insert_for
 from pipelines.storage.models import CrawlUrl, Page, Site
+from pipelines.storage.repository import BatchSummary
 from records import PageRecord, site_of
 from records.urls import REVISITED, UrlRecord, UrlState
 
@@ -50,25 +50,21 @@ class StateSummary:
     queued: int = 0
 
 
-def html_hash(body: bytes) -> str:
-    """The hash of a response body (what a policy that watches the raw page compares)."""
-    return hashlib.blake2b(body, digest_size=8).hexdigest()
-
-
 def record_fetches(
     session: Session,
     pages: Sequence[PageRecord],
-    page_ids: Mapping[str, int],
+    written: BatchSummary,
     outcomes: Sequence[UrlRecord],
     policy: RevisitPolicy,
     now: datetime,
 ) -> StateSummary:
-    """Write the crawl state of a batch: its stored pages, their links, and the other outcomes."""
+    """Write the crawl state of a batch: its stored pages (`written`: as `store_pages` stored them), their
+    links, and the other outcomes."""
     moment = int(now.timestamp())
     ids = _url_ids(session, _met(pages, outcomes), moment)
     summary = StateSummary()
     summary.queued = _queue_links(session, pages, ids, moment)
-    _record_pages(session, pages, page_ids, ids, policy, moment, summary)
+    _record_pages(session, pages, written, ids, policy, moment, summary)
     _record_outcomes(session, outcomes, ids, policy, moment, summary)
     return summary
 
@@ -161,7 +157,7 @@ def _queue_links(session: Session, pages: Sequence[PageRecord], ids: Mapping[str
 def _record_pages(
     session: Session,
     pages: Sequence[PageRecord],
-    page_ids: Mapping[str, int],
+    written: BatchSummary,
     ids: Mapping[str, int],
     policy: RevisitPolicy,
     moment: int,
@@ -171,17 +167,16 @@ def _record_pages(
     rows, redirects = [], []
     for page in pages:
         row_id = ids[page.url]
-        old = before.get(row_id)
-        content_hash = hash_to_int(page.content_hash or text_hash(page.content_text))
-        hashes = (content_hash, hash_to_int(page.html_hash) if page.html_hash else None)
-        fetched_before = old is not None and old[1][0] is not None
-        changed = fetched_before and policy.changed(old[1], hashes)  # type: ignore[index]
+        interval, fetched_at, old_html = before.get(row_id, (None, None, None))
+        new_html = hash_to_int(page.html_hash) if page.html_hash else None
+        fetched_before = fetched_at is not None
+        changed = fetched_before and policy.changed(page.url in written.revised, (old_html, new_html))
         summary.changed += changed
         summary.unchanged += fetched_before and not changed
-        interval = _interval(policy, old[0] if old else None, changed)
+        interval = _interval(policy, interval, changed)
         rows.append(
-            {"row_id": row_id, "page_id": page_ids[page.url], "fetched_at": moment, "etag": page.etag or None,
-             "last_modified": page.last_modified or None, "content_hash": hashes[0], "html_hash": hashes[1],
+            {"row_id": row_id, "page_id": written.page_ids[page.url], "fetched_at": moment,
+             "etag": page.etag or None, "last_modified": page.last_modified or None, "html_hash": new_html,
              "interval": interval, "due_at": moment + interval, "changed": int(changed)}
         )  # fmt: skip
         redirects += [{"row_id": ids[url], "target_id": row_id} for url in page.redirects]
@@ -190,14 +185,14 @@ def _record_pages(
 
 
 def _previous(session: Session, row_ids: Sequence[int]) -> dict[int, _Previous]:
-    """The interval and hashes (clean text, HTML) of rows before this batch."""
+    """The interval, last fetch time and HTML hash of rows before this batch."""
     found: dict[int, _Previous] = {}
     for start in range(0, len(row_ids), CHUNK):
-        query = select(CrawlUrl.id, CrawlUrl.interval, CrawlUrl.content_hash, CrawlUrl.html_hash).where(
+        query = select(CrawlUrl.id, CrawlUrl.interval, CrawlUrl.fetched_at, CrawlUrl.html_hash).where(
             CrawlUrl.id.in_(row_ids[start : start + CHUNK])
         )
-        for row_id, interval, content, html in session.execute(query):
-            found[row_id] = (interval, (content, html))
+        for row_id, interval, fetched_at, html in session.execute(query):
+            found[row_id] = (interval, fetched_at, html)
     return found
 
 
@@ -221,7 +216,8 @@ def _record_outcomes(
         old = before.get(row_id)
         interval = _interval(policy, old[0] if old else None, changed=False)
         times: dict[str, Any] = {"row_id": row_id, "fetched_at": moment, "interval": interval}
-        times["due_at"] = moment + interval
+        # No answer: due again at once, so the next crawl tries it before anything else.
+        times["due_at"] = moment if outcome.state == UrlState.FAILED else moment + interval
         if outcome.not_modified:
             summary.unchanged += 1
             checked.append(times)
@@ -245,8 +241,8 @@ def _execute(session: Session, statement: Any, rows: Sequence[dict[str, Any]]) -
         session.connection().execute(statement, list(rows))
 
 
-# (interval, (clean text hash, HTML hash)) of a row before the batch.
-_Previous = tuple[int | None, tuple[int | None, int | None]]
+# (interval, fetched at, HTML hash) of a row before the batch.
+_Previous = tuple[int | None, int | None, int | None]
 _TABLE = cast(Table, CrawlUrl.__table__)
 _BY_ID = _TABLE.c.id == bindparam("row_id")
 _TIMES: dict[str, Any] = {name: bindparam(name) for name in ("fetched_at", "interval", "due_at")}
@@ -260,7 +256,6 @@ _STORED = (
         page_id=bindparam("page_id"),
         etag=bindparam("etag"),
         last_modified=bindparam("last_modified"),
-        content_hash=bindparam("content_hash"),
         html_hash=bindparam("html_hash"),
         fetches=_TABLE.c.fetches + 1,
         changes=_TABLE.c.changes + bindparam("changed"),

@@ -189,8 +189,9 @@ class PendingText(Base):
 
 class CrawlUrl(Base):
     """The crawl's memory of one URL met in scope: where it stands (`records.urls.UrlState`) and why, how it
-    was found (depth, referring URL), what its last fetch said (validators, the hashes of its clean text and
-    of its HTML) and when it is due again. Times are seconds since the epoch (UTC): 4 to 8 bytes a time."""
+    was found (depth, referring URL), what its last fetch said (validators, the hash of its HTML; the clean
+    text's hash is its page's) and when it is due again. Times are seconds since the epoch (UTC): 4 to 8
+    bytes a time."""
 
     __tablename__ = "crawl_urls"
 
@@ -207,7 +208,6 @@ class CrawlUrl(Base):
     fetched_at: Mapped[int | None] = mapped_column(BigInteger)
     etag: Mapped[str | None] = mapped_column(String)
     last_modified: Mapped[str | None] = mapped_column(String)
-    content_hash: Mapped[int | None] = mapped_column(BigInteger)
     html_hash: Mapped[int | None] = mapped_column(BigInteger)
     # The revisit interval in seconds (`pipelines.revisit`), and when the URL is due (a queued URL: at once).
     interval: Mapped[int | None] = mapped_column(Integer)

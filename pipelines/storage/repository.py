@@ -40,7 +40,7 @@ from pipelines.storage.codec import (
     reference,
 )
 from pipelines.storage.content import CHUNK, apply_content_deltas, content_deltas, keep_pending_texts
-from pipelines.storage.dialect import insert_for
+from pipelines.storage.dialect import insert_for, is_postgresql
 from pipelines.storage.history import StoredVersion, record_versions
 from pipelines.storage.known import KnownBlock, KnownIds
 from pipelines.storage.model_state import write_states
@@ -59,6 +59,8 @@ class BatchSummary:
     unchanged: int = 0
     versions: int = 0
     page_ids: dict[str, int] = field(default_factory=dict)
+    # The URLs of the stored pages whose clean text this batch changed: their informative change.
+    revised: set[str] = field(default_factory=set)
 
     def add(self, other: BatchSummary) -> None:
         """Add another batch's counts and ids to this one."""
@@ -67,6 +69,7 @@ class BatchSummary:
         self.unchanged += other.unchanged
         self.versions += other.versions
         self.page_ids.update(other.page_ids)
+        self.revised |= other.revised
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,7 @@ def store_pages(
     if not pages:
         return BatchSummary()
     known = known if known is not None else KnownIds()
+    _lock_urls(session, pages)
     rows = _page_rows(session, pages)
     stored = _stored_pages(session, list(pages))
     replaced = {url for url, page in stored.items() if _replaces(page, rows[url])}
@@ -121,10 +125,12 @@ def store_pages(
     if model_state:
         _write_states(session, {page_ids[url]: pages[url] for url in written}, rows, known)
     _refresh_page_counts(session, {row["cluster_id"] for row in rows.values()} | _clusters(stored))
-    versions = record_versions(session, _versions(stored, replaced, rows, pages))
+    revisions = _versions(stored, replaced, rows, pages)
+    versions = record_versions(session, revisions)
     changed = len(replaced)
     new, unchanged = len(written) - changed, len(stored) - changed
-    return BatchSummary(new, changed, unchanged, versions, page_ids)
+    revised = {page.url for _, page in revisions}
+    return BatchSummary(new, changed, unchanged, versions, page_ids, revised)
 
 
 def _versions(
@@ -432,6 +438,24 @@ def _cluster_ids(session: Session, wanted: set[tuple[int, str]]) -> dict[tuple[i
         )
     )
     return {(site_id, name): cluster_id for site_id, name, cluster_id in found}
+
+
+def _lock_urls(session: Session, urls: Iterable[str]) -> None:
+    """PostgreSQL: hold a lock on each URL until the transaction ends, taken before the stored pages are
+    read. Two processes storing one new URL would otherwise both find it missing and both insert it, and
+    the second would fail on the unique URL; this way the second waits, then finds it stored and updates
+    it. Keys in sorted order, so that two batches cannot deadlock; per schema, as the stores are. (SQLite's
+    writers take the whole file's lock as they begin: `pipelines.storage.db`.)"""
+    if not is_postgresql(session):
+        return
+    schema = func.hashtext(func.current_schema())
+    for key in sorted({_url_key(url) for url in urls}):
+        session.execute(select(func.pg_advisory_xact_lock(schema, key)))
+
+
+def _url_key(url: str) -> int:
+    """A 32-bit key of a URL for `pg_advisory_xact_lock` (two URLs sharing one only wait for each other)."""
+    return int.from_bytes(hashlib.blake2b(url.encode("utf-8"), digest_size=4).digest(), "big", signed=True)
 
 
 def _stored_pages(session: Session, urls: Sequence[str]) -> dict[str, _StoredPage]:

@@ -9,6 +9,7 @@ clusters with their models and, when asked, forgets the text of blocks no page h
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,10 +23,16 @@ from pipelines.cluster_models import CrawlModels
 from pipelines.config import CrawlConfig
 from pipelines.revisit import RevisitPolicy
 from pipelines.storage.crawl_state import StateSummary, record_fetches
-from pipelines.storage.db import compact
+from pipelines.storage.db import compact, retry_races
 from pipelines.storage.known import KnownIds
 from pipelines.storage.models import SEARCH_INDEX, STORE_TABLES, Page
-from pipelines.storage.reclean import RecleanSummary, purge_noise_text, reclean_cluster, stored_urls
+from pipelines.storage.reclean import (
+    RecleanSummary,
+    purge_noise_text,
+    rebuilt_model,
+    reclean_cluster,
+    stored_urls,
+)
 from pipelines.storage.repository import BatchSummary, cluster_ids, store_pages
 from pipelines.storage.sizes import StoreSize, measure
 from records import PageRecord
@@ -78,7 +85,7 @@ class SqlStore:
     def persist(self, items: Sequence[Item]) -> tuple[list[Item], WriteSummary]:
         """Write the items in one transaction, or one per transaction when that fails; the items written."""
         try:
-            return list(items), self._write(items)
+            return list(items), retry_races(lambda: self._write(items), "Writing a batch")
         except SQLAlchemyError:
             logger.exception("Writing a batch of %d items failed; retrying one by one", len(items))
         written: list[Item] = []
@@ -94,7 +101,12 @@ class SqlStore:
 
     def reclean(self, clusters: Iterable[tuple[str, str]], purge: bool) -> RecleanSummary:
         """Re-clean every stored page of the (site, cluster) pairs in one transaction; then forget noise text
-        if asked. Raises `SQLAlchemyError` when the database fails (nothing is changed then)."""
+        if asked. Tried again when it lost a race with another process writing the store (`retry_races`);
+        raises `SQLAlchemyError` when the database fails otherwise (nothing is changed then)."""
+        pairs = list(clusters)
+        return retry_races(lambda: self._reclean(pairs, purge), f"Re-cleaning {len(pairs)} clusters")
+
+    def _reclean(self, clusters: Sequence[tuple[str, str]], purge: bool) -> RecleanSummary:
         summary = RecleanSummary()
         with self.sessions.begin() as session:
             for (site, cluster), cluster_id in cluster_ids(session, clusters).items():
@@ -109,6 +121,9 @@ class SqlStore:
     def finish(self) -> StoreSize:
         """Compact the store when this process wrote at least `compact_share` of its pages (`compact`), give
         freed pages back to the file system and measure the store on disk (`store_size`)."""
+        return retry_races(self._finish, "Measuring the store")
+
+    def _finish(self) -> StoreSize:
         engine = self.sessions.kw["bind"]
         with self.sessions() as session:
             stored = session.scalar(select(func.count()).select_from(Page)) or 0
@@ -126,7 +141,7 @@ class SqlStore:
                 written = store_pages(
                     session, pages, keep_noise_text=with_models, model_state=with_models, known=self.known
                 )
-                state = record_fetches(session, pages, written.page_ids, outcomes, self.revisit, self.clock())
+                state = record_fetches(session, pages, written, outcomes, self.revisit, self.clock())
         except BaseException:
             self.known.rollback()
             raise
@@ -140,3 +155,22 @@ class SqlStore:
         if learned is not None and learned.mirrors(stored_urls(session, cluster_id)):
             return learned.model
         return None
+
+
+def stored_model(
+    sessions: sessionmaker[Session], config: CrawlConfig, site: str, cluster: str
+) -> tuple[SiteModel, set[str]] | None:
+    """The model of a stored cluster learned from its stored pages, and their URLs; None when the store
+    holds no page of it."""
+    with sessions() as session:
+        cluster_id = cluster_ids(session, [(site, cluster)]).get((site, cluster))
+        urls = stored_urls(session, cluster_id) if cluster_id is not None else set()
+        if cluster_id is None or not urls:
+            return None
+        started = time.perf_counter()
+        model = rebuilt_model(session, cluster_id, config.of(site).model)
+    seconds = time.perf_counter() - started
+    logger.info(
+        "Cluster %s of %s: model loaded from %d stored pages in %.2f s", cluster, site, len(urls), seconds
+    )
+    return model, urls

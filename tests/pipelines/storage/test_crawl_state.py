@@ -34,7 +34,7 @@ def fetch(
 ) -> StateSummary:
     with sessions.begin() as session:
         written = store_pages(session, pages)
-        return record_fetches(session, pages, written.page_ids, outcomes, policy, at)
+        return record_fetches(session, pages, written, outcomes, policy, at)
 
 
 def row(sessions: Sessions, url: str) -> CrawlUrl:

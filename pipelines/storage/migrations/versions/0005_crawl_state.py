@@ -64,7 +64,6 @@ def _tables() -> None:
         sa.Column("fetched_at", sa.BigInteger(), nullable=True),
         sa.Column("etag", sa.String(), nullable=True),
         sa.Column("last_modified", sa.String(), nullable=True),
-        sa.Column("content_hash", sa.BigInteger(), nullable=True),
         sa.Column("html_hash", sa.BigInteger(), nullable=True),
         sa.Column("interval", sa.Integer(), nullable=True),
         sa.Column("due_at", sa.BigInteger(), nullable=False),
