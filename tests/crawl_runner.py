@@ -33,15 +33,14 @@ class CrawlRun:
         return int(self.stats.get(key, 0))
 
 
-def run_crawl(
+def crawl_command(
     tmp_path: Path,
     seeds: str,
     database: Path | None = None,
     args: dict[str, str] | None = None,
     settings: dict[str, str] | None = None,
-    timeout: float = 300,
-) -> CrawlRun:
-    """Crawl `seeds` into `database` (default tmp_path/db.sqlite); `args` are -a, `settings` extra -s."""
+) -> tuple[list[str], Path]:
+    """The `scrapy crawl site` command of `run_crawl`, and the file its stats will be written to."""
     stats_path = tmp_path / f"stats-{len(list(tmp_path.glob('stats-*.json')))}.json"
     database = database or tmp_path / "db.sqlite"
     every = {**FAST_SETTINGS, "DATABASE_URL": f"sqlite:///{database}", "STATS_JSON_PATH": str(stats_path)}
@@ -51,6 +50,19 @@ def run_crawl(
         command += ["-a", f"{name}={value}"]
     for name, value in every.items():
         command += ["-s", f"{name}={value}"]
+    return command, stats_path
+
+
+def run_crawl(
+    tmp_path: Path,
+    seeds: str,
+    database: Path | None = None,
+    args: dict[str, str] | None = None,
+    settings: dict[str, str] | None = None,
+    timeout: float = 300,
+) -> CrawlRun:
+    """Crawl `seeds` into `database` (default tmp_path/db.sqlite); `args` are -a, `settings` extra -s."""
+    command, stats_path = crawl_command(tmp_path, seeds, database, args, settings)
     proc = subprocess.run(
         command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, check=False
     )
