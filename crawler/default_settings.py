@@ -53,6 +53,20 @@ RECRAWL_CHANGE = "content"
 # the real time.
 RECRAWL_NOW = ""
 
+# --- Downloads (crawler.middlewares) --------------------------------------------------------------------
+# A 429 or 503 answer with Retry-After pauses its site's requests for what it asks, at most this many
+# seconds (then Scrapy's retry goes on as usual); 0: off, retried at once.
+RETRY_AFTER_MAX = 60.0
+
+# --- Trap guards (crawler.traps) ------------------------------------------------------------------------
+# Per site, links past these counts are not followed (0: no limit): URLs scheduled; URLs of one path with
+# different query strings (session ids, sort orders); URLs of one path pattern, digits masked (calendars,
+# endless numbered pages); and a path in which one segment occurs more than this many times.
+TRAP_MAX_PAGES_PER_SITE = 100_000
+TRAP_MAX_QUERY_VARIANTS = 100
+TRAP_MAX_PATTERN_URLS = 1_000
+TRAP_MAX_SEGMENT_REPEATS = 3
+
 # --- Progress and stats (crawler.extensions) ------------------------------------------------------------
 # A progress line every this many kept pages and once at the end (0: off).
 PROGRESS_INTERVAL_PAGES = 50

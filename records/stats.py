@@ -16,7 +16,7 @@ Recrawling (the crawl state): ``recrawl_changed`` (pages fetched again whose inf
 changed), ``recrawl_unchanged`` (fetched again and unchanged: a 304, or the same clean text),
 ``recrawl_gone`` (answered 404 or 410), ``recrawl_due`` (URLs the crawl started with from the crawl state:
 queued before, or due again), ``urls_queued`` (URLs met for the first time), ``page_versions`` (pages given
-a new version in their history).
+a new version in their history), ``urls_trapped/<guard>`` (links a trap guard refused).
 
 A site-level extraction method (``method/*``): ``learnings`` (learning passes), ``pages_learned``,
 ``pages_relabelled`` (extracted again with a learned method), ``pages_unlearned`` (first pages of a
@@ -58,6 +58,7 @@ RECRAWL_UNCHANGED = PREFIX + "recrawl_unchanged"
 RECRAWL_GONE = PREFIX + "recrawl_gone"
 RECRAWL_DUE = PREFIX + "recrawl_due"
 URLS_QUEUED = PREFIX + "urls_queued"
+TRAPPED_PREFIX = PREFIX + "urls_trapped/"
 PAGE_VERSIONS = PREFIX + "page_versions"
 
 METHOD_PREFIX = PREFIX + "method/"
@@ -81,6 +82,11 @@ class Stats(Protocol):
 def skipped(reason: str) -> str:
     """The stat counting pages skipped for `reason` (a short snake_case word: ``http_404``, ``not_html``)."""
     return SKIPPED_PREFIX + reason
+
+
+def trapped(guard: str) -> str:
+    """The stat counting links a trap guard refused (`crawler.traps`: ``query_variants``, ...)."""
+    return TRAPPED_PREFIX + guard
 
 
 def add_seconds(collector: Stats, key: str, seconds: float) -> None:

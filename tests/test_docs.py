@@ -45,7 +45,8 @@ def test_every_method_is_documented(name: str) -> None:
     "key", [value for name, value in vars(stats).items() if name.isupper() and name != "PREFIX"]
 )
 def test_every_stat_is_documented(key: str) -> None:
-    documented = key.removesuffix("/") + ("/<reason>" if key == stats.SKIPPED_PREFIX else "")
+    placeholders = {stats.SKIPPED_PREFIX: "/<reason>", stats.TRAPPED_PREFIX: "/<guard>"}
+    documented = key.removesuffix("/") + placeholders.get(key, "")
     if key == stats.METHOD_PREFIX:
         documented = stats.METHOD_LEARNINGS
     assert _documented(documented, "crawling.md")

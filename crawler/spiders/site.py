@@ -54,6 +54,7 @@ from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.scope import Scope, parse_seeds
+from crawler.traps import TrapGuards, TrapLimits
 from extraction import BUILD, ExtractionConfig, ExtractionError, ExtractionResult
 from extraction.links import normalise_url
 from extraction.methods.base import Method
@@ -108,6 +109,7 @@ class SiteSpider(Spider):
         # Final URLs of the pages yielded: a page reached under several URLs is stored once.
         self._stored: set[str] = set()
         self._pages_out = 0
+        self.guards = TrapGuards(TrapLimits())
         self._context: CrawlContext | None = None
         # Outcomes met in signal handlers, which cannot yield: they leave with the next callback's output.
         self._pending: list[UrlRecord] = []
@@ -127,6 +129,7 @@ class SiteSpider(Spider):
         if spider.max_depth:
             # Settings are still open here (Crawler.crawl applies them after creating the spider).
             crawler.settings.set("DEPTH_LIMIT", spider.max_depth, priority="spider")
+        spider.guards = TrapGuards(TrapLimits.from_settings(crawler.settings))
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
@@ -147,6 +150,7 @@ class SiteSpider(Spider):
         earlier run, and the crawl state, not the filter, decides what is fetched again.
         """
         due, known = self._load_state()
+        self.guards.count(known | set(self.seeds))
         for url in self.seeds:
             if url in due or url not in known:
                 yield self._request(url, due.pop(url, None), dont_filter=True)
@@ -278,9 +282,23 @@ class SiteSpider(Spider):
                 self._inc(stats.LINKS_OFFSITE)
             elif _non_html_extension(url):
                 self._inc(stats.LINKS_NON_HTML)
+            elif self._trapped(url):
+                continue
             else:
                 self._inc(stats.LINKS_SCHEDULED)
                 yield self._request(url, meta=referrer)
+
+    def _trapped(self, url: str) -> bool:
+        """Whether a trap guard refuses `url` (`crawler.traps`): counted, and logged once per guard."""
+        guard = self.guards.refusal(url)
+        if guard is None:
+            return False
+        key = stats.trapped(guard)
+        first = not self.crawler.stats.get_value(key)
+        self._inc(key)
+        log = self.logger.info if first else self.logger.debug
+        log("Trap guard %s refused %s (further refusals at DEBUG; counted in %s)", guard, url, key)
+        return True
 
     def _request(
         self,
