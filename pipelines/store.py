@@ -204,6 +204,7 @@ class StoragePipeline:
             (stats.RECRAWL_UNCHANGED, state.unchanged),
             (stats.RECRAWL_GONE, state.gone),
             (stats.URLS_QUEUED, state.queued),
+            (stats.PAGES_NEW, summary.pages.new),
             (stats.PAGE_VERSIONS, summary.pages.versions),
         ):
             if value:
