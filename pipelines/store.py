@@ -146,8 +146,11 @@ class StoragePipeline:
         if not batch:
             return
         written, summary = self.store.persist(batch)
-        stored = [item for item in written if isinstance(item, PageRecord)]
-        failed = sum(isinstance(item, PageRecord) for item in batch) - len(stored)
+        pages = [item for item in written if isinstance(item, PageRecord)]
+        failed = sum(isinstance(item, PageRecord) for item in batch) - len(pages)
+        stored = [page for page in pages if page.url not in summary.aliases]
+        if summary.aliases:
+            self.stats.inc_value(stats.PAGES_ALIASED, len(summary.aliases))
         if failed:
             self.stats.inc_value(stats.PAGES_STORE_FAILED, failed)
         self._count(stored, summary)

@@ -7,7 +7,8 @@ Pages: ``pages_crawled`` (responses the spider handled), ``pages_kept`` (passed 
 ``links_non_html`` (skipped by extension); ``refresh_stubs``: meta-refresh pages followed, not stored.
 Site models: ``site_model_seconds``, the time they took inline (re-cleaning aside).
 
-Storage (committed pages): ``pages_stored``, ``pages_new`` (stored for the first time),
+Storage (committed pages): ``pages_stored``, ``pages_new`` (stored for the first time), ``pages_aliased``
+(not stored: a stored page of their path, another query string, holds the same clean text),
 ``pages_store_failed``, ``bytes_raw`` (their HTML bytes), ``bytes_stored`` (their clean text, UTF-8 bytes).
 Re-cleaning: ``reclean_pages``, ``reclean_pages_changed``, ``reclean_blocks_relabelled``,
 ``reclean_seconds``, ``reclean_models_rebuilt`` (clusters whose model was rebuilt from the store rather
@@ -46,6 +47,7 @@ SITE_MODEL_SECONDS = PREFIX + "site_model_seconds"
 
 PAGES_STORED = PREFIX + "pages_stored"
 PAGES_NEW = PREFIX + "pages_new"
+PAGES_ALIASED = PREFIX + "pages_aliased"
 PAGES_STORE_FAILED = PREFIX + "pages_store_failed"
 BYTES_RAW = PREFIX + "bytes_raw"
 BYTES_STORED = PREFIX + "bytes_stored"

@@ -22,6 +22,7 @@ from extraction.site_models import SiteModel
 from pipelines.cluster_models import CrawlModels
 from pipelines.config import CrawlConfig
 from pipelines.revisit import RevisitPolicy
+from pipelines.storage.aliases import split_aliases
 from pipelines.storage.crawl_state import StateSummary, record_fetches
 from pipelines.storage.db import compact, retry_races
 from pipelines.storage.known import KnownIds
@@ -47,10 +48,13 @@ class WriteSummary:
 
     pages: BatchSummary = field(default_factory=BatchSummary)
     state: StateSummary = field(default_factory=StateSummary)
+    # The URLs of pages not stored because a stored page of their path holds the same content.
+    aliases: set[str] = field(default_factory=set)
 
     def add(self, other: WriteSummary) -> None:
         """Add another write's counts to this one."""
         self.pages.add(other.pages)
+        self.aliases |= other.aliases
         for name in ("changed", "unchanged", "gone", "queued"):
             setattr(self.state, name, getattr(self.state, name) + getattr(other.state, name))
 
@@ -138,6 +142,8 @@ class SqlStore:
         with_models = self.models is not None
         try:
             with self.sessions.begin() as session:
+                pages, aliases = split_aliases(session, pages)
+                outcomes += aliases
                 written = store_pages(
                     session, pages, keep_noise_text=with_models, model_state=with_models, known=self.known
                 )
@@ -147,7 +153,7 @@ class SqlStore:
             raise
         self.known.commit()
         self.written += written.new + written.changed
-        return WriteSummary(written, state)
+        return WriteSummary(written, state, {alias.url for alias in aliases})
 
     def _learned_model(self, session: Session, site: str, cluster: str, cluster_id: int) -> SiteModel | None:
         """This crawl's model of the cluster when it has seen exactly its stored pages; None to rebuild it."""

@@ -5,6 +5,7 @@ once in the log; a recrawl keeps the traps shut."""
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from collections import Counter
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
@@ -69,4 +70,9 @@ def test_the_guards_end_an_endless_site_and_keep_it_shut(
     variants = Counter(path.partition("?")[0] for path in requested)
     assert max(variants.values()) <= 4
     assert first <= 100
+    # A session id changes no page's content: each page is stored once, under its path.
+    assert run.stat(stats.PAGES_ALIASED) > 0
+    with sqlite3.connect(tmp_path / "db.sqlite") as connection:
+        stored = [url for (url,) in connection.execute("SELECT url FROM clean_pages")]
+    assert not any("?" in url for url in stored)
     assert again.returncode == 0 and len(requested) == first  # nothing was due, no trap reopened

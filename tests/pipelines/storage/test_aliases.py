@@ -1,0 +1,50 @@
+"""Aliases on a real SQLite file and PostgreSQL schema: a page that repeats a stored page of its path under
+another query string is not stored again; other pages with the same text are."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from pipelines.storage import store_pages
+from pipelines.storage.aliases import split_aliases
+from records import PageRecord
+from records.urls import UrlState
+from tests.pipelines.items import make_item
+
+POST = "https://news.test/2026/11/post/"
+TEXT = "The council clears the valley road twice a day when the snow comes."
+
+
+def page(url: str, text: str) -> PageRecord:
+    item = make_item(url, [("Menu " + url, "noise"), (text, "content")])
+    return dataclasses.replace(item, content_hash="")
+
+
+def test_a_query_string_variant_with_the_same_text_is_an_alias(sessions: sessionmaker[Session]) -> None:
+    with sessions.begin() as session:
+        store_pages(session, [page(POST, TEXT)])
+    batch = [
+        page(POST + "?sid=3f2a", TEXT),  # a session id: the stored page again
+        page(POST + "?replytocom=7", TEXT + " A reply."),  # other content: a page of its own
+        page(POST + "?sid=9c1b", TEXT),
+        page("https://news.test/2026/11/", TEXT),  # an archive holding the post: another path
+        page("https://news.test/empty?a=1", ""),
+        page("https://news.test/empty?a=2", ""),  # an empty text aliases nothing
+    ]
+    with sessions.begin() as session:
+        kept, aliases = split_aliases(session, batch)
+    assert [p.url for p in kept] == [batch[1].url, batch[3].url, batch[4].url, batch[5].url]
+    assert [(a.url, a.state, a.target, a.reason) for a in aliases] == [
+        (POST + "?sid=3f2a", UrlState.ALIAS, POST, "same_content"),
+        (POST + "?sid=9c1b", UrlState.ALIAS, POST, "same_content"),
+    ]
+
+
+def test_variants_met_in_one_batch_keep_the_first(sessions: sessionmaker[Session]) -> None:
+    batch = [page(POST + "?sort=new", TEXT), page(POST + "?sort=old", TEXT), page(POST, TEXT)]
+    with sessions.begin() as session:
+        kept, aliases = split_aliases(session, batch)
+    assert [p.url for p in kept] == [POST + "?sort=new", POST]
+    assert [(a.url, a.target) for a in aliases] == [(POST + "?sort=old", POST + "?sort=new")]
