@@ -2,8 +2,9 @@
 
 Enabled in the project's ``settings.py`` (``ADDONS``); another Scrapy project can enable it the same way.
 It adds the crawl context (an extension every component shares, `pipelines.context.CrawlContext`), the
-item pipelines, the progress and stats extensions, and the scope-aware offsite middleware in place of
-Scrapy's (the scope is host *and* port). A component the project disabled (``None``) stays disabled.
+item pipelines, the progress and stats extensions, the scope-aware offsite middleware in place of
+Scrapy's (the scope is host *and* port), and the middleware that honours ``Retry-After``. A component the
+project disabled (``None``) stays disabled.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from scrapy.settings import BaseSettings
 
 from crawler import default_settings
 from crawler.extensions import ProgressLog, StatsJson
-from crawler.middlewares import ScopeOffsiteMiddleware
+from crawler.middlewares import RetryAfterMiddleware, ScopeOffsiteMiddleware
 from pipelines.baseline import BaselinePipeline
 from pipelines.cluster import ClusterPipeline
 from pipelines.context import CrawlContext
@@ -31,7 +32,8 @@ ITEM_PIPELINES = {
     StoragePipeline: 800,
 }
 EXTENSIONS = {CrawlContext: 0, ProgressLog: 500, StatsJson: 510}
-DOWNLOADER_MIDDLEWARES = {OffsiteMiddleware: None, ScopeOffsiteMiddleware: 50}
+# RetryAfterMiddleware reads a response before Scrapy's RetryMiddleware (550) retries it.
+DOWNLOADER_MIDDLEWARES = {OffsiteMiddleware: None, ScopeOffsiteMiddleware: 50, RetryAfterMiddleware: 560}
 
 
 class CleancrawlAddon:

@@ -58,6 +58,11 @@ RECRAWL_NOW = ""
 # seconds (then Scrapy's retry goes on as usual); 0: off, retried at once.
 RETRY_AFTER_MAX = 60.0
 
+# --- Links (crawler.spiders.site) ----------------------------------------------------------------------
+# New links scheduled from one page, at most (0: no limit): a page of half a million links does not
+# fill the frontier; the links past it are counted (links_capped), and met again on other pages.
+CRAWL_MAX_LINKS_PER_PAGE = 1_000
+
 # --- Trap guards (crawler.traps) ------------------------------------------------------------------------
 # Per site, links past these counts are not followed (0: no limit): URLs scheduled; URLs of one path with
 # different query strings (session ids, sort orders); URLs of one path pattern, digits masked (calendars,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from dataclasses import dataclass
 
 from extraction.errors import EmptyDocumentError, NotHTMLError
 
@@ -53,18 +54,44 @@ _WIDE_ENCODINGS = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """A page as text: the text, the encoding it was read in, and how many U+FFFD replacement characters
+    the decode put in for bytes invalid in that encoding (a page's own U+FFFD are not counted)."""
+
+    text: str
+    encoding: str
+    replacements: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ParserInput:
+    """What the parser reads (UTF-8 bytes, or text), with the page's encoding and replacement count."""
+
+    document: str | bytes
+    encoding: str
+    replacements: int = 0
+
+
 def decode_html(data: bytes | str, encoding_hint: str | None = None) -> tuple[str, str]:
     """Return `(text, encoding)` of a page; never raises on undecodable bytes, only on non-text."""
+    decoded = decode_page(data, encoding_hint)
+    return decoded.text, decoded.encoding
+
+
+def decode_page(data: bytes | str, encoding_hint: str | None = None) -> Decoded:
+    """`decode_html` with the count of replaced bytes."""
     if isinstance(data, str):
-        text, encoding = _without_surrogates(data), "unicode"
+        decoded = Decoded(_without_surrogates(data), "unicode")
     else:
-        text, encoding = _decode_bytes(data, encoding_hint)
-    if not text.strip():
+        decoded = _decode_bytes(data, encoding_hint)
+    if not decoded.text.strip():
         raise EmptyDocumentError("the document is empty")
-    return _XML_DECLARATION.sub("", text, count=1), encoding
+    text = _XML_DECLARATION.sub("", decoded.text, count=1)
+    return Decoded(text, decoded.encoding, decoded.replacements)
 
 
-def parser_input(data: bytes | str, encoding_hint: str | None = None) -> tuple[str | bytes, str]:
+def parser_input(data: bytes | str, encoding_hint: str | None = None) -> ParserInput:
     """The page as the parser should read it, with its encoding: UTF-8 bytes whenever possible.
 
     libxml2 reads UTF-8 bytes faster than a Python str, and an explicit UTF-8 encoding overrides whatever
@@ -77,44 +104,61 @@ def parser_input(data: bytes | str, encoding_hint: str | None = None) -> tuple[s
         if not data or data.isspace():
             raise EmptyDocumentError("the document is empty")
         try:
-            return data.encode("utf-8"), "unicode"
+            return ParserInput(data.encode("utf-8"), "unicode")
         except UnicodeEncodeError:
-            return _SURROGATE.sub("\ufffd", data).encode("utf-8"), "unicode"
-    text, encoding = decode_html(data, encoding_hint)
-    if encoding == "utf-8" and not data.startswith(codecs.BOM_UTF8):
-        return data, encoding
-    return text, encoding
+            return ParserInput(_SURROGATE.sub("\ufffd", data).encode("utf-8"), "unicode")
+    decoded = decode_page(data, encoding_hint)
+    if decoded.encoding == "utf-8" and not decoded.replacements and not data.startswith(codecs.BOM_UTF8):
+        return ParserInput(data, decoded.encoding)
+    return ParserInput(decoded.text, decoded.encoding, decoded.replacements)
 
 
-def _decode_bytes(data: bytes, encoding_hint: str | None) -> tuple[str, str]:
+def _decode_bytes(data: bytes, encoding_hint: str | None) -> Decoded:
     if not data.strip():
         raise EmptyDocumentError("the document is empty")
     for bom, encoding in _BOMS:
         if data.startswith(bom):
-            return data[len(bom) :].decode(encoding, errors="replace"), encoding
+            return _decode_replacing(data[len(bom) :], encoding)
     _reject_signature(data)
     hint = _normalise(encoding_hint)
     if hint in _WIDE_ENCODINGS and b"\x00" in data[:_SNIFF_BYTES]:
         # UTF-16/32 without a BOM: only the HTTP header can name it, and its NUL bytes would otherwise
         # make the control-byte check below reject a readable page as binary.
-        return data.decode(hint, errors="replace"), hint
+        return _decode_replacing(data, hint)
     _reject_control_bytes(data)
+    declared = [label for label in (hint, _normalise(_meta_charset(data))) if label]
     # Valid multi-byte UTF-8 almost never happens by accident, so it beats a wrong declaration.
     if not data.isascii():
-        try:
-            return data.decode("utf-8"), "utf-8"
-        except UnicodeDecodeError:
-            pass
-    for candidate in (hint, _normalise(_meta_charset(data))):
+        utf8 = _decode_replacing(data, "utf-8")
+        utf8_declared = not declared or declared[0] == "utf-8"
+        if not utf8.replacements or (utf8_declared and _mostly_valid(utf8)):
+            return utf8
+    for candidate in declared:
         # These bytes passed the NUL check, so a UTF-16/32 declaration is wrong (WHATWG ignores it too).
-        if candidate and candidate != "utf-8" and candidate not in _WIDE_ENCODINGS:
+        if candidate != "utf-8" and candidate not in _WIDE_ENCODINGS:
             try:
-                return data.decode(candidate), candidate
+                return Decoded(data.decode(candidate), candidate)
             except (UnicodeError, LookupError):
                 # LookupError: a bytes-to-bytes codec (hex, rot13, base64) is not a text encoding.
                 continue
-    encoding = "utf-8" if data.isascii() else _FALLBACK
-    return data.decode(encoding, errors="replace"), encoding
+    return _decode_replacing(data, "utf-8" if data.isascii() else _FALLBACK)
+
+
+def _decode_replacing(data: bytes, encoding: str) -> Decoded:
+    """Decode as browsers do, each invalid byte sequence a U+FFFD, and count those replacements."""
+    text = data.decode(encoding, errors="replace")
+    if "\ufffd" not in text:
+        return Decoded(text, encoding)
+    # The page's own U+FFFD survive a decode that drops the invalid bytes; only the rest were put in.
+    own = data.decode(encoding, errors="ignore").count("\ufffd")
+    return Decoded(text, encoding, text.count("\ufffd") - own)
+
+
+def _mostly_valid(decoded: Decoded) -> bool:
+    """True when the decode replaced fewer byte sequences than it read valid non-ASCII characters: a UTF-8
+    page with a few bad bytes (a browser shows it as UTF-8), not a legacy page mislabelled UTF-8."""
+    non_ascii = len(decoded.text) - len(decoded.text.encode("ascii", errors="ignore"))
+    return decoded.replacements < non_ascii - decoded.replacements
 
 
 def _reject_signature(data: bytes) -> None:

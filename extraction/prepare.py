@@ -34,15 +34,17 @@ def prepare(
         raise DocumentTooLargeError(
             f"the document has {len(html)} bytes, over the limit of {config.max_document_bytes}"
         )
-    document, used_encoding = parser_input(html, encoding)
-    check_attributes(document, config.max_attributes)
-    root, cut_short = parse_html(document)
+    document = parser_input(html, encoding)
+    check_attributes(document.document, config.max_attributes)
+    root, cut_short = parse_html(document.document)
     if root is None:
         unparsed = ExtractionResult(
-            url, "", [], used_encoding, reason="the document could not be parsed as HTML"
+            url, "", [], document.encoding, reason="the document could not be parsed as HTML"
         )
+        unparsed.decode_replacements = document.replacements
         return PreparedPage(None, unparsed)
-    result = ExtractionResult(url, page_title(root), [], used_encoding, reason=cut_short)
+    result = ExtractionResult(url, page_title(root), [], document.encoding, reason=cut_short)
+    result.decode_replacements = document.replacements
     result.base_url = base_url(root, url)
     result.refresh_url = refresh_target(root, result.base_url)
     body = clean_tree(root, config)

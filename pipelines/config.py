@@ -8,8 +8,10 @@ Four kinds of ``EXTRACTION_*`` settings, each mapped onto a frozen dataclass of 
 - the crawl-wide choices ``EXTRACTION_METHOD`` (`extraction.methods.registry.METHODS`) and
   ``EXTRACTION_METHOD_LEARN_PAGES`` (pages of a cluster a site-level method holds to learn from).
 
-Values are converted to the field's type (``-s`` gives strings). A name that maps onto nothing stops the
-crawl at start, so a typo never silently leaves a default in place.
+Values are converted to the field's type (``-s`` gives strings) and checked against the field's range
+(`setting_range`: a limit is at least 1, a share between 0 and 1, no number negative). A name that maps
+onto nothing, and a value out of its range, stop the crawl at start, so a typo never silently leaves a
+default in place and no value makes every page fail.
 
 ``EXTRACTION_SITE_OVERRIDES`` gives some sites settings of their own: a mapping of site (``host:port``, or
 ``host`` for every port) to ``EXTRACTION_<FIELD>`` and ``EXTRACTION_SITE_<FIELD>`` settings, in
@@ -19,6 +21,8 @@ crawl at start, so a typo never silently leaves a default in place.
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -71,6 +75,58 @@ class CrawlConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class Range:
+    """The values a numeric setting may take: from `low` (excluded when `open_low`) to `high` (None: no
+    upper bound)."""
+
+    low: float = 0
+    high: float | None = None
+    open_low: bool = False
+
+    def __contains__(self, value: float) -> bool:
+        above = value > self.low if self.open_low else value >= self.low
+        return math.isfinite(value) and above and (self.high is None or value <= self.high)
+
+    def __str__(self) -> str:
+        low = f"above {self.low:g}" if self.open_low else f"at least {self.low:g}"
+        if self.high is None:
+            return low
+        return (
+            f"from {self.low:g} to {self.high:g}" if not self.open_low else f"{low} and at most {self.high:g}"
+        )
+
+
+_COUNT, _POSITIVE, _SHARE = Range(0), Range(1), Range(0, 1)
+# A setting's range by its name's form: whole numbers that bound or size something (a page, a block, an
+# iteration) must let at least one through, other whole numbers must not be negative; steps must move,
+# widths and spreads be above zero, shares, ratios, densities, thresholds and weights of a score lie from
+# 0 to 1, other numbers must not be negative. The tests check every setting's default against its range.
+_POSITIVE_INT = re.compile(
+    r"^EXTRACTION_MAX_|_ITERATIONS$|_CLUSTERS$|_K$|_SIZE$|_DEPTH$|_PER_POINT$|_PAGES$|_LINES$|_LINE_CHARS$"
+    r"|_PATTERN_LENGTH$"
+)
+_FLOAT_RULES: tuple[tuple[re.Pattern[str], Range], ...] = (
+    (re.compile(r"_STEP$"), Range(0, 1, open_low=True)),
+    (re.compile(r"_SIGMA$|_WIDTH$"), Range(0, open_low=True)),
+    (re.compile(r"_IBDF_THRESHOLD$"), _COUNT),
+    (
+        re.compile(
+            r"(SHARE|RATIO|DENSITY|IMPORTANCE|SIMILARITY|THRESHOLD|DECAY|ATTENUATION|FLOOR|ENTROPY|GAIN"
+            r"|_NLTD|_NATD|_PMD|_ALPHA|_BETA|_PENALTY)$"
+        ),
+        _SHARE,
+    ),
+)
+
+
+def setting_range(name: str, kind: type = float) -> Range:
+    """The range of the numeric ``EXTRACTION_*`` setting `name` of type `kind` (int or float)."""
+    if kind is int:
+        return _POSITIVE if _POSITIVE_INT.search(name) else _COUNT
+    return next((valid for pattern, valid in _FLOAT_RULES if pattern.search(name)), _COUNT)
+
+
+@dataclass(frozen=True, slots=True)
 class _Target:
     """Where a setting lands: a field of the extraction config, of the model config, or of the parameters
     of some methods (a technique several methods build on sits at a different path in each)."""
@@ -95,7 +151,7 @@ def crawl_config(settings: BaseSettings) -> CrawlConfig:
     if settings.get(METHOD) is not None:
         crawl["method"] = settings.get(METHOD)
     if settings.get(LEARN_PAGES) is not None:
-        crawl["learn_pages"] = _convert(settings, LEARN_PAGES, int)
+        crawl["learn_pages"] = _checked(LEARN_PAGES, _convert(settings, LEARN_PAGES, int), "")
     method = crawl.get("method", DEFAULT_METHOD)
     try:
         params_type = method_class(method).params_type
@@ -155,8 +211,19 @@ def _values(settings: BaseSettings, method: str | None, where: str) -> dict[str,
             users = ", ".join(sorted(target.paths))
             scope = f"this crawl's {METHOD} is {method}" if method else "it applies to the whole crawl"
             raise ExtractionSettingError(f"{where}{name} is a parameter of {users}; {scope}")
-        values.setdefault(target.part, {})[target.path(method or "")] = _convert(settings, name, target.kind)
+        value = _checked(name, _convert(settings, name, target.kind), where)
+        values.setdefault(target.part, {})[target.path(method or "")] = value
     return values
+
+
+def _checked(name: str, value: Any, where: str) -> Any:
+    """`value` when it is in the range of setting `name` (or not a number); else an error naming both."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    valid = setting_range(name, type(value))
+    if value not in valid:
+        raise ExtractionSettingError(f"{where}{name}={value!r} is out of range: it must be {valid}")
+    return value
 
 
 _Config = typing.TypeVar("_Config")

@@ -28,9 +28,10 @@ from extraction.methods.registry import DEFAULT_METHOD
 from extraction.site_models import SiteModel
 from pipelines.cluster_models import CrawlModels
 from pipelines.config import CrawlConfig, crawl_config
-from pipelines.lock import CrawlLock
+from pipelines.lock import CrawlLock, lock_path
 from pipelines.revisit import RevisitPolicy, now_or, revisit_policy
 from pipelines.storage import make_engine, migrate, session_factory
+from pipelines.storage.db import StoreError, check_store
 from pipelines.storage.sql import stored_model
 
 logger = logging.getLogger(__name__)
@@ -123,14 +124,28 @@ class CrawlContext:
 
 def check_settings(settings: BaseSettings) -> None:
     """What stops a crawl at start, checked before it starts: bad ``EXTRACTION_*``, ``RECRAWL_*`` settings
-    (`ExtractionSettingError`, ValueError) and a store another crawl holds (`CrawlLockHeldError`)."""
+    (`ExtractionSettingError`, ValueError), a store that cannot be opened (`StoreError`: a bad URL, a
+    directory or server that is not there) and a store another crawl holds (`CrawlLockHeldError`)."""
     crawl_config(settings)
     revisit_policy(settings)
     now_or(settings.get("RECRAWL_NOW") or "")
+    for name in ("DATABASE_URL", "BASELINE_DATABASE_URL"):
+        url = settings.get(name) or ""
+        if url:
+            try:
+                check_store(url)
+            except StoreError as error:
+                raise StoreError(f"{name}: {error}") from None
     database = settings.get("DATABASE_URL") or ""
     if database and settings.getbool("CRAWL_LOCK"):
-        engine = make_engine(database)
-        try:
-            CrawlLock.acquire(engine).release()
-        finally:
-            engine.dispose()
+        _check_lock(database)
+
+
+def _check_lock(database: str) -> None:
+    engine = make_engine(database)
+    try:
+        CrawlLock.acquire(engine).release()
+    except OSError as error:
+        raise StoreError(f"cannot take the crawl lock {lock_path(engine)}: {error.strerror}") from None
+    finally:
+        engine.dispose()

@@ -53,7 +53,8 @@ class NoisePipeline:
         """Drop a page with no blocks; otherwise revise its labels, clear noise text and count the page."""
         if not page.blocks:
             self.stats.inc_value(stats.skipped("no_blocks"))
-            raise DropItem(f"no informative content: {page.url} has no block of visible text")
+            why = page.reason or "the page has no visible text"
+            raise DropItem(f"no informative content: {page.url}: {why}")
         if self.site_models is not None and page.cluster:
             self._revise(self.site_models.cluster(page.site, page.cluster), page)
         page.forget_extraction()

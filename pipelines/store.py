@@ -174,6 +174,7 @@ class StoragePipeline:
                 summary = self.store.reclean(clusters, purge)
         except SQLAlchemyError:
             logger.exception("Re-cleaning %d clusters failed; their pages keep their labels", len(clusters))
+            self.stats.inc_value(stats.RECLEAN_FAILED)
             return RecleanSummary()
         seconds = time.perf_counter() - started
         self._count_reclean(summary, seconds)

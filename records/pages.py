@@ -102,6 +102,8 @@ class PageRecord:
     etag: str = ""
     last_modified: str = ""
     html_hash: str = ""
+    # Why the extraction kept little or nothing (`ExtractionResult.reason`), for the log of a dropped page.
+    reason: str = ""
 
     @classmethod
     def of(
@@ -128,6 +130,7 @@ class PageRecord:
             blocks=_records(result, keys),
             extracted=result.blocks,
             keys=keys,
+            reason=result.reason,
         )
 
     def relabel(self, result: ExtractionResult, shape_max_chars: int) -> None:

@@ -4,7 +4,9 @@ Pages: ``pages_crawled`` (responses the spider handled), ``pages_kept`` (passed 
 ``pages_skipped/<reason>`` (not stored, and why). Blocks and bytes of the kept pages: ``blocks_content``,
 ``blocks_noise``, ``bytes_html`` (raw response bodies), ``bytes_visible`` (all visible text),
 ``bytes_content`` (the informative text that is stored). Links: ``links_scheduled``, ``links_offsite``,
-``links_non_html`` (skipped by extension); ``refresh_stubs``: meta-refresh pages followed, not stored.
+``links_non_html`` (skipped by extension), ``links_capped`` (past ``CRAWL_MAX_LINKS_PER_PAGE``);
+``refresh_stubs``: meta-refresh pages followed, not stored; ``decode_replacements``: bytes of pages that
+their charset could not decode, replaced by U+FFFD.
 Site models: ``site_model_seconds``, the time they took inline (re-cleaning aside).
 
 Storage (committed pages): ``pages_stored``, ``pages_new`` (stored for the first time), ``pages_aliased``
@@ -12,7 +14,7 @@ Storage (committed pages): ``pages_stored``, ``pages_new`` (stored for the first
 ``pages_store_failed``, ``bytes_raw`` (their HTML bytes), ``bytes_stored`` (their clean text, UTF-8 bytes).
 Re-cleaning: ``reclean_pages``, ``reclean_pages_changed``, ``reclean_blocks_relabelled``,
 ``reclean_seconds``, ``reclean_models_rebuilt`` (clusters whose model was rebuilt from the store rather
-than reused from the crawl).
+than reused from the crawl), ``reclean_failed`` (re-cleanings that failed after their retries).
 
 Recrawling (the crawl state): ``recrawl_changed`` (pages fetched again whose informative content
 changed), ``recrawl_unchanged`` (fetched again and unchanged: a 304, or the same clean text),
@@ -42,6 +44,8 @@ BYTES_CONTENT = PREFIX + "bytes_content"
 LINKS_SCHEDULED = PREFIX + "links_scheduled"
 LINKS_OFFSITE = PREFIX + "links_offsite"
 LINKS_NON_HTML = PREFIX + "links_non_html"
+LINKS_CAPPED = PREFIX + "links_capped"
+DECODE_REPLACEMENTS = PREFIX + "decode_replacements"
 REFRESH_STUBS = PREFIX + "refresh_stubs"
 SITE_MODEL_SECONDS = PREFIX + "site_model_seconds"
 
@@ -56,6 +60,7 @@ RECLEAN_PAGES_CHANGED = PREFIX + "reclean_pages_changed"
 RECLEAN_BLOCKS = PREFIX + "reclean_blocks_relabelled"
 RECLEAN_SECONDS = PREFIX + "reclean_seconds"
 RECLEAN_REBUILT = PREFIX + "reclean_models_rebuilt"
+RECLEAN_FAILED = PREFIX + "reclean_failed"
 
 RECRAWL_CHANGED = PREFIX + "recrawl_changed"
 RECRAWL_UNCHANGED = PREFIX + "recrawl_unchanged"

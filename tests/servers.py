@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import socket
 import struct
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -89,6 +90,28 @@ def reset_mid_body(announced: int, sent: int) -> Route:
         handler.close_connection = True
 
     return route
+
+
+@dataclass(slots=True)
+class BusyUntil:
+    """A route answering `status` with ``Retry-After: retry_after`` until `seconds` after its first request,
+    then as `then`; `times` holds when each request came (monotonic seconds)."""
+
+    seconds: float
+    then: Route
+    retry_after: str
+    status: int = 429
+    times: list[float] = field(default_factory=list)
+
+    def __call__(self, handler: BaseHTTPRequestHandler) -> None:
+        self.times.append(time.monotonic())
+        if self.times[-1] - self.times[0] >= self.seconds:
+            self.then(handler)
+            return
+        handler.send_response(self.status)
+        handler.send_header("Retry-After", self.retry_after)
+        handler.send_header("Content-Length", "0")
+        handler.end_headers()
 
 
 def not_found(handler: BaseHTTPRequestHandler) -> None:

@@ -1,6 +1,7 @@
 """``scrapy savings``: what the store costs on disk, per site and per part, against what was fetched.
 
-Reads the store in ``DATABASE_URL`` (``-s DATABASE_URL=...`` picks another; it must exist), and prints:
+Reads the store in ``DATABASE_URL`` (``-s DATABASE_URL=...`` picks another; it must exist: a mistyped
+path is an error, not a new empty store), and prints:
 - per site (`index_savings`): pages, raw HTML bytes, visible text bytes, clean text bytes and the bytes on
   disk its rows take, with the ratios to the HTML and to the visible text, then a total row;
 - the store by part (`store_size`): clean text, page structure and hashes, search index, model state, crawl
@@ -19,11 +20,13 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+from sqlalchemy.exc import SQLAlchemyError
 
 from crawler.addon import apply_defaults
+from crawler.commands._errors import one_line_errors
 from crawler.report import render_report, write_plot
 from pipelines.storage.baseline import baseline_size
-from pipelines.storage.db import StoreMissingError
+from pipelines.storage.db import StoreError, describe
 from pipelines.storage.sizes import savings_report
 
 
@@ -49,6 +52,8 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         """Scrapy's options, and the baseline store and the plot."""
         super().add_options(parser)
+        assert self.settings is not None
+        one_line_errors(parser, "savings", self.settings)
         parser.add_argument("--baseline", metavar="URL", default="", help="the baseline store of the crawl")
         parser.add_argument("--plot", metavar="FILE", default="", help="write an SVG chart of the sizes")
 
@@ -66,12 +71,18 @@ class Command(ScrapyCommand):
         url = self.settings.get("DATABASE_URL")
         if not url:
             raise UsageError("DATABASE_URL is empty: there is no store to report on")
+        plot = Path(opts.plot) if opts.plot else None
+        if plot is not None and not plot.parent.is_dir():
+            raise UsageError(f"cannot write the plot to {plot}: no such directory: {plot.parent}")
         try:
             report = savings_report(url)
             baseline = baseline_size(opts.baseline) if opts.baseline else None
-        except StoreMissingError as error:
-            raise UsageError(str(error)) from None
+        except (StoreError, SQLAlchemyError) as error:
+            raise UsageError(str(error) if isinstance(error, StoreError) else describe(error)) from error
         print(render_report(report, baseline))
-        if opts.plot:
-            write_plot(Path(opts.plot), report, baseline)
-            print(f"\nPlot written to {opts.plot}")
+        if plot is not None:
+            try:
+                write_plot(plot, report, baseline)
+            except OSError as error:
+                raise UsageError(f"cannot write the plot to {plot}: {error.strerror}") from error
+            print(f"\nPlot written to {plot}")

@@ -16,9 +16,11 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.conf import arglist_to_dict
+from sqlalchemy.exc import SQLAlchemyError
 
 from crawler.addon import apply_defaults
-from pipelines.storage.db import StoreMissingError, existing_engine, session_factory
+from crawler.commands._errors import one_line_errors
+from pipelines.storage.db import StoreError, describe, existing_engine, session_factory
 from pipelines.storage.search import Hit, search
 
 _DEFAULT_LIMIT = 10
@@ -46,6 +48,8 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         """Scrapy's options, and -a NAME=VALUE for the site and the number of hits."""
         super().add_options(parser)
+        assert self.settings is not None
+        one_line_errors(parser, "search", self.settings)
         parser.add_argument(
             "-a",
             dest="search_args",
@@ -72,11 +76,13 @@ class Command(ScrapyCommand):
             raise UsageError("DATABASE_URL is empty: there is no store to search")
         try:
             engine = existing_engine(url)
-        except StoreMissingError as error:
-            raise UsageError(str(error)) from None
+        except StoreError as error:
+            raise UsageError(str(error)) from error
         try:
             with session_factory(engine)() as session:
                 hits = search(session, args[0], site=site, limit=limit)
+        except SQLAlchemyError as error:
+            raise UsageError(describe(error)) from error
         finally:
             engine.dispose()
         print(render_hits(args[0], hits))

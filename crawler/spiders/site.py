@@ -29,10 +29,11 @@ modified), written with the pages of its batch.
 
 from __future__ import annotations
 
+import logging
 import posixpath
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
-from typing import Any, Self
+from typing import Any, Self, cast
 from urllib.parse import urlsplit
 
 from scrapy import Request, Spider, signals
@@ -53,7 +54,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
-from crawler.scope import Scope, parse_seeds
+from crawler.scope import Scope, SeedError, parse_seeds
 from crawler.traps import TrapGuards, TrapLimits
 from extraction import BUILD, ExtractionConfig, ExtractionError, ExtractionResult
 from extraction.links import normalise_url
@@ -65,6 +66,8 @@ from pipelines.storage.crawl_state import DueUrl, due_urls, known_urls
 from records import PageRecord, site_of, stats
 from records.pages import html_hash
 from records.urls import UrlRecord, UrlState
+
+logger = logging.getLogger(__name__)
 
 # Extensions of files that are never HTML pages: links to them are not fetched at all. A short list of
 # the common ones (images, documents, archives, media, fonts, page assets, source text); anything else
@@ -115,6 +118,22 @@ class SiteSpider(Spider):
         self._pending: list[UrlRecord] = []
 
     @classmethod
+    def check_arguments(
+        cls,
+        settings: BaseSettings,
+        seeds: str | None = None,
+        seeds_file: str | None = None,
+        max_pages: str | None = None,
+        max_depth: str | None = None,
+        **_: Any,
+    ) -> None:
+        """Raise ValueError for arguments a crawl cannot start with (`crawler.commands.crawl` asks first)."""
+        usable_seeds(parse_seeds(seeds, seeds_file), settings.getint("URLLENGTH_LIMIT"))
+        _count_argument("max_pages", max_pages)
+        _count_argument("max_depth", max_depth)
+        TrapLimits.from_settings(settings)
+
+    @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
         """Meta refresh is followed here: extraction reads the target during the page's one parse
         (`ExtractionResult.refresh_url`), so Scrapy's MetaRefreshMiddleware would only parse the page again.
@@ -130,6 +149,7 @@ class SiteSpider(Spider):
             # Settings are still open here (Crawler.crawl applies them after creating the spider).
             crawler.settings.set("DEPTH_LIMIT", spider.max_depth, priority="spider")
         spider.guards = TrapGuards(TrapLimits.from_settings(crawler.settings))
+        spider.seeds = usable_seeds(spider.seeds, crawler.settings.getint("URLLENGTH_LIMIT"))
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
@@ -170,6 +190,9 @@ class SiteSpider(Spider):
         if final_url in self._stored:
             yield from self._skip("duplicate", response.url, f"stored already as {final_url}", response.meta)
             return
+        if "partial" in response.flags:
+            yield from self._partial(response, final_url)
+            return
         if not isinstance(response, HtmlResponse):
             content_type = (response.headers.get(b"Content-Type") or b"no Content-Type").decode("latin-1")
             yield from self._skip("not_html", final_url, content_type, response.meta, UrlState.SKIPPED)
@@ -185,6 +208,9 @@ class SiteSpider(Spider):
         except ExtractionError as error:
             yield from self._skip(error.kind, final_url, str(error), response.meta, UrlState.SKIPPED)
             return
+        if result.decode_replacements:
+            # Bytes the page's charset cannot decode, replaced as browsers do (U+FFFD).
+            self.crawler.stats.inc_value(stats.DECODE_REPLACEMENTS, result.decode_replacements)
         if result.refresh_url and result.refresh_url != final_url:
             yield from self._follow_refresh(response, final_url, result.refresh_url)
             return
@@ -199,6 +225,19 @@ class SiteSpider(Spider):
         if self._full():
             raise CloseSpider("max_pages")
         yield from requests
+
+    def _partial(self, response: Response, final_url: str) -> Iterator[Request | UrlRecord]:
+        """A body the connection cut before its end, with no Content-Length to tell (Scrapy's ``partial``
+        flag): fetched again up to ``RETRY_TIMES`` times, then skipped as ``data_loss`` and left due for the
+        next crawl, never stored as if complete."""
+        tries = int(response.meta.get("partial_tries", 0)) + 1
+        if tries <= self.settings.getint("RETRY_TIMES"):
+            self.logger.info("Fetching %s again: its body was cut short (try %d)", response.url, tries + 1)
+            request = cast(Request, response.request)
+            yield request.replace(dont_filter=True, meta={**response.meta, "partial_tries": tries})
+            return
+        detail = f"the body was cut short {tries} times"
+        yield from self._skip("data_loss", final_url, detail, response.meta, UrlState.FAILED)
 
     def _fill_fetch(self, page: PageRecord, response: Response, requests: list[Request]) -> None:
         """What the crawl state records of the fetch: how the page was reached, its links, validators."""
@@ -274,6 +313,7 @@ class SiteSpider(Spider):
         if self.max_depth is not None and response.meta.get("depth", 0) >= self.max_depth:
             return  # before reading `result.links`: extraction resolves them only when asked
         referrer = {"referrer": normalise_url(response.url) or response.url}
+        budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(result.links)
         for url in result.links:
             if url in self._seen:
                 continue
@@ -282,9 +322,12 @@ class SiteSpider(Spider):
                 self._inc(stats.LINKS_OFFSITE)
             elif _non_html_extension(url):
                 self._inc(stats.LINKS_NON_HTML)
+            elif budget <= 0:
+                self._inc(stats.LINKS_CAPPED)
             elif self._trapped(url):
                 continue
             else:
+                budget -= 1
                 self._inc(stats.LINKS_SCHEDULED)
                 yield self._request(url, meta=referrer)
 
@@ -396,6 +439,21 @@ class SiteSpider(Spider):
     def _inc(self, key: str) -> None:
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(key)
+
+
+def usable_seeds(seeds: list[str], max_length: int) -> list[str]:
+    """The seeds no longer than ``URLLENGTH_LIMIT`` (Scrapy would drop the others unseen); `SeedError`
+    naming them when none is left."""
+    too_long = [seed for seed in seeds if max_length and len(seed) > max_length]
+    if too_long and len(too_long) == len(seeds):
+        raise SeedError(
+            f"seed {too_long[0][:80]}... is longer than URLLENGTH_LIMIT ({max_length} characters)"
+        )
+    for seed in too_long:
+        logger.error(
+            "Seed %s... is longer than URLLENGTH_LIMIT (%d characters): not crawled", seed[:80], max_length
+        )
+    return [seed for seed in seeds if seed not in too_long]
 
 
 def _count_argument(name: str, value: str | int | None) -> int | None:

@@ -100,7 +100,7 @@ class StyleSheets:
 def page_stylesheets(html: str | bytes, encoding: str | None, params: EvbeParams) -> list[str]:
     """The text of the page's `<style>` elements, read before cleaning removes them, within the size bound."""
     try:
-        document, _ = parser_input(html, encoding)
+        document = parser_input(html, encoding).document
     except ExtractionError:
         return []
     root = parse_html(document).root

@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 logger = logging.getLogger(__name__)
@@ -22,9 +23,23 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _MIGRATION_LOCK_ID = 0x636C65616E  # "clean"
 # PRAGMA auto_vacuum's value for incremental vacuum.
 _INCREMENTAL = 2
+# How long a SQLite writer waits for another process's write transaction before it gives up.
+_BUSY_TIMEOUT_MS = 60_000
+# A transaction the database aborted for a race with another process (SQLite busy past the timeout,
+# PostgreSQL deadlock or serialization failure) is tried again this many times, after 1, 2, 4, ... s.
+_RETRIES = 5
+# PostgreSQL's SQLSTATEs of a transaction aborted by a race: serialization_failure, deadlock_detected,
+# lock_not_available.
+_RACE_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
+
+T = TypeVar("T")
 
 
-class StoreMissingError(Exception):
+class StoreError(Exception):
+    """A store that cannot be used: a bad URL, a file or server that cannot be opened, no store there."""
+
+
+class StoreMissingError(StoreError):
     """There is no store at a URL a command was given (it must not be created by reading it)."""
 
 
@@ -39,26 +54,57 @@ def existing_engine(url: str) -> Engine:
                 raise StoreMissingError(f"no such database: {database or url} (run a crawl first)")
         with engine.connect() as connection:
             if not inspect(connection).has_table("alembic_version"):
-                raise StoreMissingError(f"{engine.url} holds no cleancrawl store (run a crawl first)")
+                raise StoreMissingError(f"{_shown(engine)} holds no cleancrawl store (run a crawl first)")
         migrate(engine)
     except SQLAlchemyError as error:
         engine.dispose()
-        reason = f"{error.__class__.__name__}: {_first_line(error)}"
-        raise StoreMissingError(f"cannot open {engine.url}: {reason}") from None
+        raise StoreMissingError(f"cannot open {_shown(engine)}: {describe(error)}") from None
     except StoreMissingError:
         engine.dispose()
         raise
     return engine
 
 
-def _first_line(error: SQLAlchemyError) -> str:
-    return str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+def check_store(url: str) -> None:
+    """Open the store a crawl will write, creating it as the crawl would, or raise `StoreError` saying why
+    it cannot be (a bad URL, a directory that does not exist, a file or server that cannot be opened)."""
+    engine = make_engine(url)
+    try:
+        database = engine.url.database
+        if engine.dialect.name == "sqlite" and database and not Path(database).parent.is_dir():
+            raise StoreError(f"cannot open {_shown(engine)}: no such directory: {Path(database).parent}")
+        with engine.connect():
+            pass
+    except SQLAlchemyError as error:
+        raise StoreError(f"cannot open {_shown(engine)}: {describe(error)}") from None
+    finally:
+        engine.dispose()
+
+
+def describe(error: BaseException) -> str:
+    """An exception as one line: its class and the first line of its message (the driver's, if any)."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines()
+    return f"{cause.__class__.__name__}: {lines[0] if lines else ''}".rstrip(": ")
+
+
+def _shown(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=True)
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for `url` (sqlite:///... or postgresql+psycopg://...), set up for batched crawl writes."""
-    # JSON without spaces: a page's block array is one of the larger things the store keeps.
-    engine = create_engine(url, pool_pre_ping=True, json_serializer=_compact_json)
+    """An engine for `url` (sqlite:///... or postgresql+psycopg://...), set up for batched crawl writes;
+    `StoreError` when the URL names no database SQLAlchemy can open."""
+    try:
+        # JSON without spaces: a page's block array is one of the larger things the store keeps.
+        engine = create_engine(url, pool_pre_ping=True, json_serializer=_compact_json)
+    except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as error:
+        # ImportError: a driver that is not installed; ValueError: a port that is not a number.
+        reason = f"{error.__class__.__name__}: {error}"
+        raise StoreError(
+            f"bad database URL {url!r} ({reason}); expected sqlite:///PATH or "
+            "postgresql+psycopg://USER@HOST:PORT/DB"
+        ) from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
@@ -70,6 +116,8 @@ def _sqlite_connect(dbapi_connection: Any, _record: object) -> None:
     # DDL would run outside them; switching its handling off lets `_sqlite_begin` start every transaction.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
+    # First: the pragmas below wait for another process creating or migrating the same new file.
+    cursor.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
     # Pages freed (noise text forgotten, a page rewritten) go back to the file by `reclaim`; this takes
     # effect in a new database only (`migrate` converts an older one once).
     cursor.execute("PRAGMA auto_vacuum=INCREMENTAL")
@@ -79,12 +127,42 @@ def _sqlite_connect(dbapi_connection: Any, _record: object) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
 
 
 def _sqlite_begin(connection: Connection) -> None:
-    connection.exec_driver_sql("BEGIN")
+    # IMMEDIATE: a transaction takes the write lock as it starts, waiting for another process's writer
+    # (busy_timeout). A deferred one that reads first and writes later fails at once with "database is
+    # locked" when another process wrote in between (SQLite cannot wait there without risking a deadlock):
+    # two crawls sharing a file, two migrations of a new file. Readers are not blocked (WAL).
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def is_race(error: BaseException) -> bool:
+    """True when the database aborted the statement for a race with another process, so that the same
+    transaction may well succeed when tried again: SQLite busy or locked, a PostgreSQL deadlock,
+    serialization failure or lock timeout."""
+    if not isinstance(error, DBAPIError):
+        return False
+    original = error.orig
+    if isinstance(original, sqlite3.OperationalError):
+        return "locked" in str(original) or "busy" in str(original)
+    return getattr(original, "sqlstate", None) in _RACE_SQLSTATES
+
+
+def retry_races(work: Callable[[], T], what: str, retries: int = _RETRIES, delay: float = 1.0) -> T:
+    """`work()`, tried again after a race with another process (`is_race`), up to `retries` times with a
+    doubling pause; any other error, or the last race, is raised. `what` names the work in the warnings."""
+    for attempt in range(retries):
+        try:
+            return work()
+        except DBAPIError as error:
+            if not is_race(error):
+                raise
+            pause = delay * 2**attempt
+            logger.warning("%s: %s; trying again in %.0f s", what, describe(error), pause)
+            time.sleep(pause)
+    return work()
 
 
 def _compact_json(value: object) -> str:
@@ -142,6 +220,8 @@ def migrate(target: Engine | str) -> None:
     """Create the schema or upgrade it to the latest migration (a no-op when it is up to date)."""
     engine = make_engine(target) if isinstance(target, str) else target
     try:
+        # One transaction (SQLite: BEGIN IMMEDIATE), so that processes starting together on a new store
+        # create it once: the others wait, then find it up to date.
         with engine.begin() as connection:
             if connection.dialect.name == "postgresql":
                 # Two crawler processes starting together must not both create the tables.

@@ -35,6 +35,17 @@ def test_result_carries_url_title_and_encoding() -> None:
     assert extract(fixture_text(NEWS)).encoding == "unicode"
 
 
+def test_result_counts_the_bytes_its_decode_replaced() -> None:
+    # A UTF-8 page with one invalid byte is read as UTF-8 (not cp1252), and the result says so.
+    data = fixture_bytes(NEWS).replace(b"Home Depot reported", b"Home Depot \xff reported", 1)
+    result = extract(data, encoding="utf-8")
+    assert result.encoding == "utf-8"
+    assert result.decode_replacements == 1
+    assert "Home Depot \ufffd reported" in result.visible_text
+    assert "\u201cOur third quarter results" in result.visible_text
+    assert extract(fixture_bytes(NEWS)).decode_replacements == 0
+
+
 def test_bytes_and_str_input_give_the_same_blocks() -> None:
     from_bytes = extract(fixture_bytes(DOCS))
     from_str = extract(fixture_text(DOCS))

@@ -7,7 +7,7 @@ import gzip
 
 import pytest
 
-from extraction.decode import decode_html
+from extraction.decode import decode_html, decode_page
 from extraction.errors import EmptyDocumentError, NotHTMLError
 from tests.extraction.pages import NEWS, fixture_bytes, fixture_text
 
@@ -88,12 +88,37 @@ def test_latin1_bytes_declared_utf8_fall_back_to_cp1252() -> None:
     assert "“Our third quarter results" in text
 
 
+@pytest.mark.parametrize(("hint", "head"), [("utf-8", ""), (None, '<meta charset="utf-8">'), (None, "")])
+def test_utf8_page_with_one_invalid_byte_stays_utf8(hint: str | None, head: str) -> None:
+    # Issue 15 row 2: one bad byte made the whole page cp1252 ("CafÃ©"); browsers replace the byte alone.
+    data = page("Caf\u00e9 cr\u00e8me, na\u00efve \u2014 bad \xff byte", head).encode("utf-8")
+    data = data.replace(b"\xc3\xbf", b"\xff")
+    decoded = decode_page(data, encoding_hint=hint)
+    assert decoded.encoding == "utf-8"
+    assert "Caf\u00e9 cr\u00e8me, na\u00efve \u2014 bad \ufffd byte" in decoded.text
+    assert decoded.replacements == 1
+
+
+def test_a_pages_own_replacement_characters_are_not_counted() -> None:
+    data = page("caf\u00e9 \ufffd and \ufffd, then \xff").encode("utf-8").replace(b"\xc3\xbf", b"\xff\xfe")
+    decoded = decode_page(data, encoding_hint="utf-8")
+    assert decoded.encoding == "utf-8"
+    assert decoded.text.count("\ufffd") == 4
+    assert decoded.replacements == 2
+
+
+def test_valid_page_counts_no_replacement() -> None:
+    assert decode_page(fixture_bytes(NEWS)).replacements == 0
+    assert decode_page(page("caf\u00e9").encode("cp1252"), encoding_hint="cp1252").replacements == 0
+
+
 def test_bytes_invalid_in_every_charset_never_raise() -> None:
     # 0x81, 0x8d, 0x8f, 0x90 and 0x9d are undefined in windows-1252 and invalid as UTF-8.
     data = page("before \x81\x8d\x8f\x90\x9d after").encode("latin-1")
-    text, encoding = decode_html(data, encoding_hint="utf-8")
-    assert encoding == "cp1252"
-    assert "before \ufffd\ufffd\ufffd\ufffd\ufffd after" in text
+    decoded = decode_page(data, encoding_hint="utf-8")
+    assert decoded.encoding == "cp1252"
+    assert "before \ufffd\ufffd\ufffd\ufffd\ufffd after" in decoded.text
+    assert decoded.replacements == 5
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from scrapy.settings import Settings
@@ -174,4 +175,44 @@ def test_site_overrides_on_the_command_line_are_json() -> None:
 )
 def test_a_bad_site_override_is_an_error_that_says_what_is_wrong(overrides: object, message: str) -> None:
     with pytest.raises(ExtractionSettingError, match=message):
+        crawl_config(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))
+
+
+def _defaults() -> dict[str, object]:
+    """Every numeric EXTRACTION_* setting with its default, as `-s` would give it."""
+    settings: dict[str, object] = {}
+    for setting, name in _fields(ExtractionConfig, "EXTRACTION_"):
+        settings[setting] = getattr(ExtractionConfig(), name)
+    for setting, name in _fields(SiteModelConfig, "EXTRACTION_SITE_"):
+        settings[setting] = getattr(SiteModelConfig(), name)
+    return {name: value for name, value in settings.items() if type(value) in (int, float)}
+
+
+def test_every_default_is_in_its_range() -> None:
+    assert crawl_config(Settings({name: str(value) for name, value in _defaults().items()})) == CrawlConfig()
+    for method in METHODS:
+        crawl_config(Settings({"EXTRACTION_METHOD": method}))  # the parameters' defaults pass too
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        # Issue 15 row 5: these stored 0 pages and exited 0, or were silently ignored.
+        ("EXTRACTION_MAX_BLOCKS", "-1", "EXTRACTION_MAX_BLOCKS=-1 is out of range: it must be at least 1"),
+        ("EXTRACTION_MAX_DOCUMENT_BYTES", "0", "EXTRACTION_MAX_DOCUMENT_BYTES=0 is out of range"),
+        ("EXTRACTION_SITE_CLUSTER_THRESHOLD", "5", "=5.0 is out of range: it must be from 0 to 1"),
+        ("EXTRACTION_SITE_ENTROPY_STEP", "0", "it must be above 0 and at most 1"),
+        ("EXTRACTION_NOISE_ALPHA", "nan", "EXTRACTION_NOISE_ALPHA=nan is out of range"),
+        ("EXTRACTION_ANCESTOR_LEVELS", "-2", "it must be at least 0"),
+        ("EXTRACTION_METHOD_LEARN_PAGES", "0", "EXTRACTION_METHOD_LEARN_PAGES=0 is out of range"),
+    ],
+)
+def test_values_out_of_range_name_the_setting_and_its_range(name: str, value: str, message: str) -> None:
+    with pytest.raises(ExtractionSettingError, match=re.escape(message)):
+        crawl_config(Settings({name: value}))
+
+
+def test_a_site_override_out_of_range_is_refused() -> None:
+    overrides = {"shop.test": {"EXTRACTION_SITE_FREQUENT_SHARE": 2}}
+    with pytest.raises(ExtractionSettingError, match=r"\['shop.test'\]: EXTRACTION_SITE_FREQUENT_SHARE=2"):
         crawl_config(Settings({"EXTRACTION_SITE_OVERRIDES": overrides}))

@@ -108,3 +108,36 @@ def test_a_missing_store_is_one_line_and_an_error(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     assert "no such database" in proc.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+def test_bad_urls_and_paths_are_one_line_and_an_error(tmp_path: Path) -> None:
+    # Issue 15 rows 9 and 10: a mistyped store is not created; a bad URL was a traceback.
+    for url, message in [
+        (f"sqlite:///{tmp_path / 'mistyped.db'}", f"no such database: {tmp_path / 'mistyped.db'}"),
+        ("sqlite-ish:///x.db", "bad database URL 'sqlite-ish:///x.db'"),
+        ("not a url", "bad database URL 'not a url'"),
+        ("postgresql+psycopg://postgres@127.0.0.1:9/test", "cannot open postgresql"),
+    ]:
+        proc = savings(url)
+        assert proc.returncode == 2
+        assert proc.stderr.strip().splitlines() == [proc.stderr.strip()]  # one line
+        assert proc.stderr.startswith("scrapy savings: ") and message in proc.stderr
+    assert not (tmp_path / "mistyped.db").exists()
+    for options, message in [
+        (("--plot",), "argument --plot: expected one argument"),
+        (("extra",), "no arguments"),
+    ]:
+        proc = savings(f"sqlite:///{tmp_path / 'x.db'}", *options)
+        assert proc.returncode == 2 and proc.stderr.startswith("scrapy savings: ") and message in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_an_unwritable_plot_is_one_line(tmp_path: Path, fixtures_dir: Path, shared_dir: Path) -> None:
+    database = tmp_path / "store.db"
+    fill(f"sqlite:///{database}", fixtures_dir, shared_dir)
+    proc = savings(f"sqlite:///{database}", "--plot", str(tmp_path / "missing" / "plot.svg"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == (
+        f"scrapy savings: cannot write the plot to {tmp_path / 'missing' / 'plot.svg'}: "
+        f"no such directory: {tmp_path / 'missing'}"
+    )

@@ -68,5 +68,12 @@ def test_bad_arguments_are_one_line_and_an_error(database_url: str, tmp_path: Pa
     ]:
         proc = search(url, *arguments)
         assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+        assert proc.stderr.strip().splitlines() == [f"scrapy search: {proc.stderr.split(': ', 1)[1].strip()}"]
     missing = search(f"sqlite:///{tmp_path / 'none.db'}", "rye")
     assert missing.returncode == 2 and "no such database" in missing.stderr
+    assert not (tmp_path / "none.db").exists()
+    bad = search("not a url", "rye")
+    assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
+        "scrapy search: bad database URL 'not a url' (ArgumentError: Could not parse SQLAlchemy URL from "
+        "given URL string); expected sqlite:///PATH or postgresql+psycopg://USER@HOST:PORT/DB"
+    ]
