@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -19,21 +19,12 @@ from sqlalchemy import text
 from benchmarks.evolving import ChangeClass, EvolvingConfig, EvolvingSite, Fetch, serve_evolving
 from pipelines.storage import make_engine
 from tests.crawl_runner import REPO_ROOT, crawl_command, run_crawl
-from tests.pipelines.databases import postgres_schema
 
 ARTICLES = 100
 BATCH = 10
 CONCURRENCY = 4
 # Fetches answered when the crawl is killed: before its first batch is written, midway, near its end.
 KILL_AFTER = (3, 45, 110)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.db'}"
-    else:
-        yield from postgres_schema()
 
 
 def _wait_for(condition: Callable[[], bool], timeout: float) -> None:
@@ -43,8 +34,18 @@ def _wait_for(condition: Callable[[], bool], timeout: float) -> None:
         time.sleep(0.01)
 
 
-def _rows(store_url: str, query: str) -> list[tuple[object, ...]]:
-    engine = make_engine(store_url)
+def _settled(site: EvolvingSite) -> list[Fetch]:
+    """The fetch log once the server has answered what the killed crawl had asked (its threads may still be
+    writing when the process is gone)."""
+    before = -1
+    while before != len(site.fetches):
+        before = len(site.fetches)
+        time.sleep(0.3)
+    return list(site.fetches)
+
+
+def _rows(database_url: str, query: str) -> list[tuple[object, ...]]:
+    engine = make_engine(database_url)
     try:
         with engine.connect() as connection:
             return [tuple(row) for row in connection.execute(text(query))]
@@ -53,11 +54,11 @@ def _rows(store_url: str, query: str) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.parametrize("kill_after", KILL_AFTER)
-def test_kill_9_then_the_same_command_goes_on(tmp_path: Path, store_url: str, kill_after: int) -> None:
+def test_kill_9_then_the_same_command_goes_on(tmp_path: Path, database_url: str, kill_after: int) -> None:
     config = EvolvingConfig(classes=(ChangeClass("static", 1.0, None),), growth=0, removal=0)
     site = EvolvingSite(5, ARTICLES, config=config)
     settings = {
-        "DATABASE_URL": store_url,
+        "DATABASE_URL": database_url,
         "STORAGE_BATCH_SIZE": str(BATCH),
         "CONCURRENT_REQUESTS_PER_DOMAIN": str(CONCURRENCY),
         "RECRAWL_NOW": site.now.isoformat(),
@@ -68,17 +69,17 @@ def test_kill_9_then_the_same_command_goes_on(tmp_path: Path, store_url: str, ki
         _wait_for(lambda: len(site.fetches) >= kill_after or crawl.poll() is not None, timeout=120)
         crawl.kill()
         assert crawl.wait() == -9, "the crawl ended before it could be killed"
-        first = list(site.fetches)
+        first = _settled(site)
         killed = _paths(first)
-        stored_at_kill = {str(url).removeprefix(base) for (url,) in _rows(store_url, STORED)}
+        stored_at_kill = {str(url).removeprefix(base) for (url,) in _rows(database_url, STORED)}
         rerun = run_crawl(tmp_path, f"{base}/", settings=settings)
-        stored = [str(url).removeprefix(base) for (url,) in _rows(store_url, STORED)]
+        stored = [str(url).removeprefix(base) for (url,) in _rows(database_url, STORED)]
         resumed = _paths(site.fetches[len(first) :])
 
     assert rerun.returncode == 0, rerun.log[-3000:]
     live = {*site.paths_at(site.now), *site.listing_paths_at(site.now), "/about/"}
     assert sorted(stored) == sorted(live)  # each page once, none lost
-    assert _rows(store_url, "SELECT count(*) FROM page_history") == [(0,)]
+    assert _rows(database_url, "SELECT count(*) FROM page_history") == [(0,)]
     assert len(resumed) == len(set(resumed)) and set(killed) | set(resumed) == live
     # Fetched again: exactly the pages the killed crawl had fetched and not written yet (in flight, waiting
     # for extraction, or in the batch being filled); never a stored one.
