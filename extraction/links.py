@@ -20,6 +20,12 @@ _BASE_HREF = etree.XPath("string(/html/head/base/@href)")
 _REFRESH = etree.XPath(
     "string(/descendant::meta[@http-equiv][translate(@http-equiv, 'REFSH', 'refsh')='refresh']/@content)"
 )
+# The page's `<link rel="canonical">` (rel is a list of tokens, matched without case).
+_CANONICAL = etree.XPath(
+    "string(/descendant::link[contains("
+    "concat(' ', translate(normalize-space(@rel), 'CANOIL', 'canoil'), ' '), ' canonical ')"
+    "][@href][1]/@href)"
+)
 # "5; url=/next", "0;URL='/next'", "0, /next": a delay, a separator, then the target.
 _REFRESH_URL = re.compile(r"""^\s*\d+(?:\.\d*)?\s*[;,]\s*(?:url\s*=\s*)?["']?([^"'\s]+)""", re.IGNORECASE)
 _FOLLOWED_SCHEMES = frozenset({"http", "https"})
@@ -54,6 +60,12 @@ def refresh_target(root: etree._Element, base: str | None) -> str | None:
     """The target of a `<meta http-equiv="refresh">` redirect, resolved, or None."""
     match = _REFRESH_URL.match(str(_REFRESH(root)))
     return normalise_url(match.group(1), base) if match else None
+
+
+def canonical_target(root: etree._Element, base: str | None) -> str | None:
+    """The URL the page names as its canonical one (`<link rel="canonical">`), resolved, or None."""
+    href = str(_CANONICAL(root))
+    return normalise_url(href, base) if href else None
 
 
 def resolve_links(hrefs: list[str], base: str | None) -> list[str]:

@@ -11,7 +11,7 @@ from extraction.config import ExtractionConfig
 from extraction.decode import parser_input
 from extraction.dom import check_attributes, clean_tree, page_title, parse_html
 from extraction.errors import DocumentTooLargeError
-from extraction.links import base_url, refresh_target
+from extraction.links import base_url, canonical_target, refresh_target
 from extraction.result import Block, ExtractionResult
 
 NO_TEXT = "the page has no visible text"
@@ -47,6 +47,7 @@ def prepare(
     result.decode_replacements = document.replacements
     result.base_url = base_url(root, url)
     result.refresh_url = refresh_target(root, result.base_url)
+    result.canonical_url = canonical_target(root, result.base_url)
     body = clean_tree(root, config)
     if body is None:
         result.reason = join_reasons("the document has no body", cut_short)

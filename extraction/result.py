@@ -238,6 +238,9 @@ class ExtractionResult:
     hrefs: list[str] = field(default_factory=list)
     base_url: str | None = None
     refresh_url: str | None = None
+    # The page's `<link rel="canonical">`, resolved: a crawl stores a page once when its canonical URL
+    # holds the same content.
+    canonical_url: str | None = None
     # U+FFFD characters the decode put in for bytes invalid in the page's encoding (a UTF-8 page with a
     # few bad bytes is read as UTF-8, as browsers read it, not as another encoding).
     decode_replacements: int = 0

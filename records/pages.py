@@ -104,6 +104,8 @@ class PageRecord:
     html_hash: str = ""
     # Why the extraction kept little or nothing (`ExtractionResult.reason`), for the log of a dropped page.
     reason: str = ""
+    # The URL the page names as canonical (`<link rel="canonical">`), when it is another one.
+    canonical: str = ""
 
     @classmethod
     def of(
@@ -131,6 +133,7 @@ class PageRecord:
             extracted=result.blocks,
             keys=keys,
             reason=result.reason,
+            canonical=result.canonical_url if result.canonical_url not in (None, url) else "",
         )
 
     def relabel(self, result: ExtractionResult, shape_max_chars: int) -> None:

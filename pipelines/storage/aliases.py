@@ -1,10 +1,13 @@
-"""Aliases: a page reached under a URL that differs from a stored page's only by its query string, with the
-same informative content, is that page again (a session id, a tracking or sort parameter, a reply link).
-It is not stored twice: its URL is recorded in the crawl state as an alias of the stored page.
+"""Aliases: a page with the same informative content as a stored page is that page again, and is not stored
+twice (its URL is recorded in the crawl state as an alias of the stored page) when
+- its URL differs from the stored page's only by its query string (a session id, a tracking or sort
+  parameter, a reply link), or
+- it names the stored page as its canonical URL (`<link rel="canonical">`).
 
-Only the query string is looked at. Two pages of different paths with the same clean text (an archive
-holding one post, and the post) are different pages, and both stay; an empty clean text aliases nothing.
-The page first stored under the path keeps it.
+Two pages of different paths with the same clean text and no canonical link between them (an archive
+holding one post, and the post) are different pages, and both stay; an empty clean text aliases nothing; a
+canonical link to a page of other content is not followed (a common mistake of themes: every page of a
+listing naming its first page). The page stored first keeps its URL.
 """
 
 from __future__ import annotations
@@ -29,20 +32,35 @@ def split_aliases(session: Session, pages: Sequence[PageRecord]) -> tuple[list[P
     kept: list[PageRecord] = []
     aliases: list[UrlRecord] = []
     earlier: dict[tuple[str, int], str] = {}
+    # A page stored already stays a page (its row is updated): aliases are decided when a URL is new.
+    stored = set(session.scalars(select(Page.url).where(Page.url.in_([page.url for page in pages]))))
     for page in pages:
         path, query = page.url.partition("?")[::2]
-        content = page.content_text
-        digest = hash_to_int(page.content_hash or text_hash(content))
+        content = "" if page.url in stored else page.content_text
+        digest = hash_to_int(page.content_hash or text_hash(page.content_text))
         target = None
-        if query and content:
+        if page.canonical and content:
+            target = _canonical_twin(session, page.canonical, digest, earlier)
+        if target is None and query and content:
             target = earlier.get((path, digest)) or _stored_twin(session, path, digest, page.url)
         if target is None:
             kept.append(page)
-            if content:
+            if page.content_text:
                 earlier.setdefault((path, digest), page.url)
+                earlier.setdefault((page.url, digest), page.url)
             continue
         aliases.append(_alias(page, target, page.fetched_at))
     return kept, aliases
+
+
+def _canonical_twin(
+    session: Session, canonical: str, digest: int, earlier: dict[tuple[str, int], str]
+) -> str | None:
+    """The canonical page, stored or earlier in the batch, when it holds the same clean text."""
+    if (canonical, digest) in earlier:
+        return canonical
+    query = select(Page.url).where(Page.url == canonical, Page.content_hash == digest, Page.gone_at.is_(None))
+    return session.scalar(query)
 
 
 def _stored_twin(session: Session, path: str, digest: int, url: str) -> str | None:

@@ -143,3 +143,23 @@ def test_a_refresh_to_a_port_out_of_range_is_not_followed() -> None:
     # min-port-refresh.html: the spider's Request() raised "Port out of range 0-65535".
     html = '<meta http-equiv="refresh" content="0;url=http://fuzz.test:99999/">'
     assert extract(html, url="http://fuzz.test/min").refresh_url is None
+
+
+def test_the_canonical_link_of_a_real_page(shared_dir: Path) -> None:
+    # whizzy (WordPress) names each post's own URL, relative; the Python docs name a file:// URL.
+    post = shared_dir / "sites/whizzy/2014/02/04/raspberry-pi-powered-heating-controller-part-4/index.html"
+    url = "http://127.0.0.1:8000/2014/02/04/raspberry-pi-powered-heating-controller-part-4/"
+    assert extract(post.read_bytes(), url=url).canonical_url == url
+    docs = b'<html><head><link rel="canonical" href="file:///usr/share/doc/os.html" /></head><p>x</p></html>'
+    assert extract(docs, url="http://127.0.0.1:8000/os.html").canonical_url is None
+
+
+@pytest.mark.parametrize("rel", ["canonical", "Canonical", "  canonical  amphtml", "alternate CANONICAL"])
+def test_the_canonical_link_is_found_by_its_rel_token(rel: str) -> None:
+    html = f'<html><head><link rel="{rel}" href="/post/"></head><body><p>x</p></body></html>'
+    assert extract(html, url="http://news.test/amp/post/").canonical_url == "http://news.test/post/"
+
+
+def test_a_rel_that_only_contains_the_word_is_no_canonical_link() -> None:
+    html = '<html><head><link rel="noncanonical" href="/post/"></head><body><p>x</p></body></html>'
+    assert extract(html, url="http://news.test/amp/post/").canonical_url is None

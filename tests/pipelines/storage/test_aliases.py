@@ -48,3 +48,28 @@ def test_variants_met_in_one_batch_keep_the_first(sessions: sessionmaker[Session
         kept, aliases = split_aliases(session, batch)
     assert [p.url for p in kept] == [POST + "?sort=new", POST]
     assert [(a.url, a.target) for a in aliases] == [(POST + "?sort=old", POST + "?sort=new")]
+
+
+def test_a_page_naming_a_stored_page_of_the_same_text_as_canonical_is_an_alias(
+    sessions: sessionmaker[Session],
+) -> None:
+    with sessions.begin() as session:
+        store_pages(session, [page(POST, TEXT), page("https://news.test/page/1/", "Ten posts.")])
+    amp = dataclasses.replace(page("https://news.test/amp/post/", TEXT), canonical=POST)
+    # A theme's mistake: the second page of a listing names the first as canonical, with other posts.
+    second = dataclasses.replace(
+        page("https://news.test/page/2/", "Ten older posts."), canonical="https://news.test/page/1/"
+    )
+    with sessions.begin() as session:
+        kept, aliases = split_aliases(session, [amp, second])
+    assert [p.url for p in kept] == [second.url]
+    assert [(a.url, a.target) for a in aliases] == [(amp.url, POST)]
+
+
+def test_a_stored_page_stays_a_page(sessions: sessionmaker[Session]) -> None:
+    with sessions.begin() as session:
+        store_pages(session, [page(POST, TEXT), page(POST + "?print=1", TEXT + " Printed.")])
+    again = page(POST + "?print=1", TEXT)  # fetched again, now the same text as the post
+    with sessions.begin() as session:
+        kept, aliases = split_aliases(session, [again])
+    assert (kept, aliases) == ([again], [])
