@@ -63,6 +63,16 @@ RETRY_AFTER_MAX = 60.0
 # fill the frontier; the links past it are counted (links_capped), and met again on other pages.
 CRAWL_MAX_LINKS_PER_PAGE = 1_000
 
+# --- Focused crawling (crawler.focus), with -a topic=... -------------------------------------------------
+# A link's priority: the relevance to the topic of its block, its anchor text and its page, by these
+# weights; times FOCUS_TEMPLATE_FACTOR when its block is noise (menus, "latest posts", footers).
+FOCUS_BLOCK_WEIGHT = 0.4
+FOCUS_ANCHOR_WEIGHT = 0.4
+FOCUS_PAGE_WEIGHT = 0.2
+FOCUS_TEMPLATE_FACTOR = 0.3
+# False: the block is left out (its relevance and label), for comparison.
+FOCUS_BLOCK_SIGNAL = True
+
 # --- Trap guards (crawler.traps) ------------------------------------------------------------------------
 # Per site, links past these counts are not followed (0: no limit): URLs scheduled; URLs of one path with
 # different query strings (session ids, sort orders); URLs of one path pattern, digits masked (calendars,

@@ -51,6 +51,8 @@ def label_prepared(result: ExtractionResult, body: etree._Element, config: Extra
     page = segment(body, config)
     result.blocks = page.blocks
     result.hrefs = page.hrefs
+    result.href_blocks = page.href_blocks
+    result.href_texts = page.href_texts
     # A parser that stopped early (nesting past its depth limit) left its note in the reason: it stays.
     nothing_kept = _label(page, result.title, config)
     result.reason = result_reason(

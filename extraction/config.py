@@ -25,6 +25,9 @@ class ExtractionConfig:
     max_attributes: int = 1_000
     max_blocks: int = 20_000
     max_block_chars: int = 100_000
+    # Keep each link's anchor text (`ExtractionResult.link_blocks`): a focused crawl weighs links by it;
+    # off, extraction does not pay for it.
+    anchor_texts: bool = False
     # An element's id and class are read up to this many characters each, and a node's path (its
     # ancestors' tags, ids and classes) keeps its first `max_path_chars`: the paths of a page hold at most
     # `max_blocks` times that, whatever its depth or class attributes. Real pages stay under half of each

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from extraction.hashing import text_hash
-from extraction.links import resolve_links
+from extraction.links import normalise_url, resolve_links
 
 
 class Label(Enum):
@@ -236,6 +236,9 @@ class ExtractionResult:
     encoding: str = "utf-8"
     reason: str = ""
     hrefs: list[str] = field(default_factory=list)
+    # Per href, the position of the block it sits in (-1: none, the page has no block), and its anchor text.
+    href_blocks: list[int] = field(default_factory=list)
+    href_texts: list[str] = field(default_factory=list)
     base_url: str | None = None
     refresh_url: str | None = None
     # The page's `<link rel="canonical">`, resolved: a crawl stores a page once when its canonical URL
@@ -252,6 +255,27 @@ class ExtractionResult:
         Resolved on demand: extraction alone (an index, an evaluation) does not pay for URL handling.
         """
         return resolve_links(self.hrefs, self.base_url)
+
+    def link_blocks(self) -> list[tuple[str, int, str]]:
+        """Each link of `links` with the position of the block it first sits in (-1 when unknown) and the
+        text of its anchors (each distinct one once): where a link stands on the page and what it says, for
+        a crawl that weighs links."""
+        count = len(self.hrefs)
+        known = len(self.href_blocks) == count
+        with_texts = len(self.href_texts) == count
+        resolved: dict[str, str | None] = {}
+        found: dict[str, tuple[int, list[str]]] = {}
+        for index, href in enumerate(self.hrefs):
+            if href not in resolved:
+                resolved[href] = normalise_url(href, self.base_url)
+            url = resolved[href]
+            if url is None:
+                continue
+            _, texts = found.setdefault(url, (self.href_blocks[index] if known else -1, []))
+            text = self.href_texts[index] if with_texts else ""
+            if text and text not in texts:
+                texts.append(text)
+        return [(url, block, " ".join(texts)) for url, (block, texts) in found.items()]
 
     @property
     def content_blocks(self) -> list[Block]:

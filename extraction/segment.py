@@ -17,6 +17,9 @@ from lxml import etree
 from extraction.config import ExtractionConfig
 from extraction.result import Block, BlockFeatures, BlockKind
 
+# An anchor's text as a crawl weighs it: its first characters (a focused crawl reads words, not essays).
+_ANCHOR_CHARS = 200
+_STRING = etree.XPath("string()")
 _DEFAULT_CONFIG = ExtractionConfig()
 
 BLOCK_TAGS = frozenset(
@@ -195,6 +198,10 @@ class Page:
     block_nodes: list[int] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
     hrefs: list[str] = field(default_factory=list)
+    # Per href, the position of the block its anchor's text opens or joins (the block the link sits in),
+    # and the anchor's text.
+    href_blocks: list[int] = field(default_factory=list)
+    href_texts: list[str] = field(default_factory=list)
     truncated: bool = False
     max_path_chars: int = _DEFAULT_CONFIG.max_path_chars
 
@@ -220,6 +227,8 @@ class _Walker:
         "caption_depth",
         "config",
         "form_depth",
+        "href_blocks",
+        "href_texts",
         "hrefs",
         "image_size",
         "images",
@@ -256,6 +265,8 @@ class _Walker:
         self.parts: list[str] = []
         # Every anchor's href, None or empty when it has none: `segment` drops those in one pass.
         self.hrefs: list[str | None] = []
+        self.href_blocks: list[int] = []
+        self.href_texts: list[str] = []
         self.link_chars = self.links = self.images = self.image_size = 0
         self.interactions = self.interaction_size = 0
         self.link_depth = self.skip_depth = self.pre_depth = self.form_depth = self.caption_depth = 0
@@ -318,6 +329,10 @@ class _Walker:
             self.links += 1
             # The crawl follows links from this same walk instead of parsing the page a second time.
             self.hrefs.append(element.get("href"))
+            # The anchor's text goes to the block being gathered, the next one made.
+            self.href_blocks.append(len(self.page.blocks))
+            if self.config.anchor_texts:
+                self.href_texts.append(" ".join(str(_STRING(element)).split())[:_ANCHOR_CHARS])
         elif role == _BREAK:
             self.parts.append(_LINE_BREAK)
         elif role == _IMAGE:
@@ -515,7 +530,12 @@ def segment(body: etree._Element, config: ExtractionConfig) -> Page:
     walker.walk(body)
     if walker.parts:
         walker.flush()
-    walker.page.hrefs = [href for href in walker.hrefs if href]
+    last = len(walker.page.blocks) - 1
+    kept = [index for index, href in enumerate(walker.hrefs) if href]
+    walker.page.hrefs = [walker.hrefs[index] or "" for index in kept]
+    walker.page.href_blocks = [min(walker.href_blocks[index], last) for index in kept]
+    if walker.href_texts:
+        walker.page.href_texts = [walker.href_texts[index] for index in kept]
     return walker.page
 
 

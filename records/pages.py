@@ -106,6 +106,8 @@ class PageRecord:
     reason: str = ""
     # The URL the page names as canonical (`<link rel="canonical">`), when it is another one.
     canonical: str = ""
+    # A focused crawl's relevance of the page's clean text to its topic (`extraction.topic`).
+    relevance: float | None = None
 
     @classmethod
     def of(

@@ -29,6 +29,7 @@ modified), written with the pages of its batch.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import posixpath
 from collections.abc import AsyncIterator, Iterator
@@ -54,6 +55,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
+from crawler.focus import Focus, FocusWeights, parse_topic
 from crawler.scope import Scope, SeedError, parse_seeds
 from crawler.traps import TrapGuards, TrapLimits
 from extraction import BUILD, ExtractionConfig, ExtractionError, ExtractionResult
@@ -93,9 +95,14 @@ class SiteSpider(Spider):
         seeds_file: str | None = None,
         max_pages: str | int | None = None,
         max_depth: str | int | None = None,
+        topic: str | None = None,
+        topic_file: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        # A focused crawl's topic (`crawler.focus`): None crawls breadth-first, as Scrapy's scheduler orders.
+        self.topic = parse_topic(topic, topic_file)
+        self.focus: Focus | None = None
         self.seeds = parse_seeds(seeds, seeds_file)
         self.scope = Scope(self.seeds)
         # Read by Scrapy's offsite filter when ScopeOffsiteMiddleware (which adds the ports) is not used.
@@ -125,6 +132,8 @@ class SiteSpider(Spider):
         seeds_file: str | None = None,
         max_pages: str | None = None,
         max_depth: str | None = None,
+        topic: str | None = None,
+        topic_file: str | None = None,
         **_: Any,
     ) -> None:
         """Raise ValueError for arguments a crawl cannot start with (`crawler.commands.crawl` asks first)."""
@@ -132,6 +141,8 @@ class SiteSpider(Spider):
         _count_argument("max_pages", max_pages)
         _count_argument("max_depth", max_depth)
         TrapLimits.from_settings(settings)
+        if parse_topic(topic, topic_file) is not None:
+            FocusWeights.from_settings(settings)
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
@@ -149,6 +160,8 @@ class SiteSpider(Spider):
             # Settings are still open here (Crawler.crawl applies them after creating the spider).
             crawler.settings.set("DEPTH_LIMIT", spider.max_depth, priority="spider")
         spider.guards = TrapGuards(TrapLimits.from_settings(crawler.settings))
+        if spider.topic is not None:
+            spider.focus = Focus(spider.topic, FocusWeights.from_settings(crawler.settings))
         spider.seeds = usable_seeds(spider.seeds, crawler.settings.getint("URLLENGTH_LIMIT"))
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._item_dropped, signal=signals.item_dropped)
@@ -160,6 +173,9 @@ class SiteSpider(Spider):
         self._context = CrawlContext.of(self.crawler)
         self.config = self._context.config
         self.logger.info("Extraction method %s, %s", self.config.method, BUILD)
+        if self.topic is not None:
+            terms = ", ".join(self.topic.terms)
+            self.logger.info("Focused crawl: links ordered by relevance to the topic (terms: %s)", terms)
 
     async def start(self) -> AsyncIterator[Request]:
         """One request per seed the crawl state does not know or holds as due, then one per other due URL.
@@ -216,10 +232,12 @@ class SiteSpider(Spider):
             return
         if self._full():
             return  # its URL stays queued in the crawl state: the next crawl goes on from there
-        requests = list(self._follow_links(response, result))
+        relevance, priorities = self._focus(result)
+        requests = list(self._follow_links(response, result, priorities))
         self._stored.add(final_url)
         self._pages_out += 1
         page = page_record(response, final_url, site, result, config.model.shape_max_chars, method.site_level)
+        page.relevance = relevance
         self._fill_fetch(page, response, requests)
         yield page
         if self._full():
@@ -239,6 +257,13 @@ class SiteSpider(Spider):
         detail = f"the body was cut short {tries} times"
         yield from self._skip("data_loss", final_url, detail, response.meta, UrlState.FAILED)
 
+    def _focus(self, result: ExtractionResult) -> tuple[float | None, dict[str, int]]:
+        """A focused crawl's page relevance and link priorities; (None, {}) without a topic."""
+        if self.focus is None:
+            return None, {}
+        relevance = self.focus.page_relevance(result)
+        return relevance, self.focus.priorities(result, relevance)
+
     def _fill_fetch(self, page: PageRecord, response: Response, requests: list[Request]) -> None:
         """What the crawl state records of the fetch: how the page was reached, its links, validators."""
         page.fetched_at = self._now()
@@ -252,6 +277,8 @@ class SiteSpider(Spider):
 
     def method_for(self, config: ExtractionConfig) -> Method[Any]:
         """The crawl's extraction method with a site's `config` (its thresholds), made once."""
+        if self.focus is not None:
+            config = dataclasses.replace(config, anchor_texts=True)  # the focus weighs links by their words
         method = self._methods.get(config)
         if method is None:
             method = self._methods[config] = get_method(self.config.method, config, self.config.params)
@@ -308,8 +335,11 @@ class SiteSpider(Spider):
             meta = {"refresh_hops": hops, "depth": response.meta.get("depth", 0), "referrer": final_url}
             yield self._request(target, meta=meta)
 
-    def _follow_links(self, response: Response, result: ExtractionResult) -> Iterator[Request]:
-        """Requests for the links not met before that are in scope and may be HTML."""
+    def _follow_links(
+        self, response: Response, result: ExtractionResult, priorities: dict[str, int]
+    ) -> Iterator[Request]:
+        """Requests for the links not met before that are in scope and may be HTML, with a focused crawl's
+        priorities."""
         if self.max_depth is not None and response.meta.get("depth", 0) >= self.max_depth:
             return  # before reading `result.links`: extraction resolves them only when asked
         referrer = {"referrer": normalise_url(response.url) or response.url}
@@ -329,7 +359,7 @@ class SiteSpider(Spider):
             else:
                 budget -= 1
                 self._inc(stats.LINKS_SCHEDULED)
-                yield self._request(url, meta=referrer)
+                yield self._request(url, meta=referrer, priority=priorities.get(url, 0))
 
     def _trapped(self, url: str) -> bool:
         """Whether a trap guard refuses `url` (`crawler.traps`): counted, and logged once per guard."""
@@ -349,6 +379,7 @@ class SiteSpider(Spider):
         due: DueUrl | None = None,
         meta: dict[str, Any] | None = None,
         dont_filter: bool = False,
+        priority: int = 0,
     ) -> Request:
         """A request for `url`; for a URL from the crawl state, with its depth, referrer and validators."""
         meta, headers = dict(meta or {}), {}
@@ -364,6 +395,7 @@ class SiteSpider(Spider):
             meta=meta,
             headers=headers,
             dont_filter=dont_filter,
+            priority=priority,
         )
 
     def _full(self) -> bool:

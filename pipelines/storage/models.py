@@ -129,6 +129,8 @@ class Page(Base):
     search: Mapped[Any] = mapped_column(Text().with_variant(TSVECTOR(), "postgresql"), nullable=True)
     # When the page answered 404 or 410 (None while it is there): it leaves `clean_pages`, not the store.
     gone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A focused crawl's relevance of the page to its topic (`extraction.topic`); None without a topic.
+    relevance: Mapped[float | None] = mapped_column(Float)
 
 
 class Block(Base):
@@ -275,6 +277,7 @@ clean_pages_all = table(
     column("title", Text),
     column("text", Text),
     column("gone_at", DateTime(timezone=True)),
+    column("relevance", Float),
 )
 clean_pages = table(
     "clean_pages",
@@ -285,6 +288,7 @@ clean_pages = table(
     column("fetched_at", DateTime(timezone=True)),
     column("title", Text),
     column("text", Text),
+    column("relevance", Float),
 )
 page_blocks = table(
     "page_blocks",

@@ -417,6 +417,7 @@ def _page_row(
         "stored_bytes": len(clean_text.encode("utf-8")),
         "content_hash": hash_to_int(page.content_hash or text_hash(clean_text)),
         "fingerprint": fingerprint(page),
+        "relevance": page.relevance,
     }
 
 
@@ -503,7 +504,8 @@ def _upsert_pages(
 def _refreshed(row: Mapping[str, Any]) -> dict[str, Any]:
     # The columns of an unchanged page that a new fetch refreshes.
     return {
-        name: row[name] for name in ("status", "fetched_at", "title", "raw_html_bytes", "visible_text_bytes")
+        name: row[name]
+        for name in ("status", "fetched_at", "title", "raw_html_bytes", "visible_text_bytes", "relevance")
     }
 
 

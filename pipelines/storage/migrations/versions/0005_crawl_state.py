@@ -8,7 +8,8 @@ Create Date: 2026-11-24
   trapped, failed) and why, depth and referring URL, the last fetch's validators and hashes, the revisit
   interval and when it is due (`pipelines/storage/models.py` describes the columns);
 - `page_history`: the versions of pages whose informative content changed;
-- `pages.gone_at`: when a stored page answered 404 or 410;
+- `pages.gone_at`: when a stored page answered 404 or 410; `pages.relevance`: a focused crawl's relevance of
+  the page to its topic;
 - views: `clean_pages_all` (every stored page, gone ones too, with `gone_at`), `clean_pages` (those not
   gone, as before), `page_versions` (each version of a changed page) and `page_changes` (each change:
   blocks added and removed).
@@ -32,6 +33,7 @@ def upgrade() -> None:
     dialect = op.get_bind().dialect.name
     _tables()
     op.add_column("pages", sa.Column("gone_at", sa.DateTime(timezone=True), nullable=True))
+    op.add_column("pages", sa.Column("relevance", sa.Float(), nullable=True))
     op.execute("DROP VIEW clean_pages")
     for view in _views(dialect):
         op.execute(view)
@@ -43,6 +45,7 @@ def downgrade() -> None:
         op.execute(f"DROP VIEW {view}")
     with op.batch_alter_table("pages") as batch:
         batch.drop_column("gone_at")
+        batch.drop_column("relevance")
     op.drop_table("page_history")
     op.drop_table("crawl_urls")
     op.execute(_clean_pages_0004(op.get_bind().dialect.name))
@@ -109,9 +112,10 @@ def _clean_pages_0004(dialect: str) -> str:
 
 _CLEAN_PAGES_ALL = """
 CREATE VIEW clean_pages_all AS
--- clean_pages_all: every stored page, gone ones too (gone_at: when it answered 404 or 410).
+-- clean_pages_all: every stored page, gone ones too (gone_at: when it answered 404 or 410); relevance: a
+-- focused crawl's relevance of the page to its topic (NULL without a topic).
 SELECT p.id AS page_id, p.url AS url, s.host AS site, c.name AS cluster, p.fetched_at AS fetched_at,
-    p.title AS title, coalesce({text}, '') AS text, p.gone_at AS gone_at
+    p.title AS title, coalesce({text}, '') AS text, p.gone_at AS gone_at, p.relevance AS relevance
 FROM pages AS p
 JOIN sites AS s ON s.id = p.site_id
 LEFT JOIN clusters AS c ON c.id = p.cluster_id
@@ -119,7 +123,8 @@ LEFT JOIN clusters AS c ON c.id = p.cluster_id
 _CLEAN_PAGES = """
 CREATE VIEW clean_pages AS
 -- clean_pages: one row per stored page that is not gone; text = its content blocks in page order, one a line.
-SELECT page_id, url, site, cluster, fetched_at, title, text FROM clean_pages_all WHERE gone_at IS NULL
+SELECT page_id, url, site, cluster, fetched_at, title, text, relevance FROM clean_pages_all
+WHERE gone_at IS NULL
 """
 _VERSIONS = """
 SELECT h.id, h.page_id, h.fetched_at, h.content_hash, h.blocks, h.added,

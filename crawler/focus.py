@@ -1,0 +1,97 @@
+"""A focused crawl: the relevance of each page to a topic, and a priority for each of its links from where the
+link sits after cleaning.
+
+A page's relevance is its clean text's (`extraction.topic.TopicModel`, BM25 with statistics learned from the
+crawl's own clean pages). A link's priority combines, by the ``FOCUS_*`` weights:
+
+- the relevance of the block the link sits in (``FOCUS_BLOCK_WEIGHT``),
+- the relevance of its anchor text (``FOCUS_ANCHOR_WEIGHT``),
+- the relevance of its page (``FOCUS_PAGE_WEIGHT``),
+
+times ``FOCUS_TEMPLATE_FACTOR`` when the block is noise (a menu, a "latest posts" box, a footer): the site's
+template links everywhere, its content links to what it is about. ``FOCUS_BLOCK_SIGNAL = False`` leaves the
+block out (its relevance and label), for comparison. The priority goes through Scrapy's
+`Request.priority`, so any scheduler orders by it, a shared one included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Self
+
+from scrapy.settings import BaseSettings
+
+from extraction import ExtractionResult, Label
+from extraction.topic import Topic, TopicModel
+
+# Scrapy priorities are integers: relevance in thousandths.
+_SCALE = 1000
+
+
+def parse_topic(topic: str | None, topic_file: str | None) -> Topic | None:
+    """The topic of ``-a topic=WORDS`` or ``-a topic_file=PATH`` (its text), or None for a plain crawl;
+    ValueError for an empty topic or an unreadable file."""
+    if topic and topic_file:
+        raise ValueError("give -a topic or -a topic_file, not both")
+    if topic_file:
+        try:
+            topic = Path(topic_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise ValueError(f"-a topic_file={topic_file}: {error}") from None
+    return Topic.of(topic) if topic is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class FocusWeights:
+    """How a link's priority weighs its block, its anchor and its page, and how a noise block counts."""
+
+    block: float = 0.4
+    anchor: float = 0.4
+    page: float = 0.2
+    template: float = 0.3
+    block_signal: bool = True
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> Self:
+        """The ``FOCUS_*`` settings; ValueError for a negative weight or a factor above 1."""
+        weights = cls(
+            block=settings.getfloat("FOCUS_BLOCK_WEIGHT"),
+            anchor=settings.getfloat("FOCUS_ANCHOR_WEIGHT"),
+            page=settings.getfloat("FOCUS_PAGE_WEIGHT"),
+            template=settings.getfloat("FOCUS_TEMPLATE_FACTOR"),
+            block_signal=settings.getbool("FOCUS_BLOCK_SIGNAL"),
+        )
+        if min(weights.block, weights.anchor, weights.page, weights.template) < 0 or weights.template > 1:
+            raise ValueError("FOCUS_* weights must not be negative, and FOCUS_TEMPLATE_FACTOR is at most 1")
+        return weights
+
+
+class Focus:
+    """The topic model of one crawl and the priorities it gives links."""
+
+    def __init__(self, topic: Topic, weights: FocusWeights) -> None:
+        self.model = TopicModel(topic)
+        self.weights = weights
+
+    def page_relevance(self, result: ExtractionResult) -> float:
+        """Learn from the page's clean text, then score it."""
+        text = result.text
+        self.model.observe(text)
+        return self.model.relevance(text)
+
+    def priorities(self, result: ExtractionResult, page_relevance: float) -> dict[str, int]:
+        """Each link's priority (higher first)."""
+        weights, blocks = self.weights, result.blocks
+        block_scores: dict[int, float] = {}
+        found = {}
+        for url, position, anchor in result.link_blocks():
+            score = weights.anchor * self.model.relevance(anchor) + weights.page * page_relevance
+            if weights.block_signal and 0 <= position < len(blocks):
+                if position not in block_scores:
+                    block_scores[position] = self.model.relevance(blocks[position].text)
+                score += weights.block * block_scores[position]
+                if blocks[position].label is not Label.CONTENT:
+                    score *= weights.template
+            found[url] = round(_SCALE * score)
+        return found

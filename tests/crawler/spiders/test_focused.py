@@ -1,0 +1,53 @@
+"""A focused crawl served for real: the link in the article that matches the topic is fetched before the
+menu's links, each page's relevance is stored, and without a topic nothing of this happens."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from tests.crawl_runner import run_crawl
+from tests.crawler.pages import article
+from tests.servers import page, serve_routes
+
+MENU = [f"/menu/{n}" for n in range(8)]
+NAV = "".join(f"<li><a href='{path}'>Page {path}</a></li>" for path in MENU)
+HOME = (
+    "<!DOCTYPE html><html><head><title>Garden notes</title></head><body>"
+    "<article><h1>Garden notes for May</h1><p>May is the month to plant out tomatoes, once the last frost "
+    "has gone and the soil is warm. Our guide on <a href='/guide'>growing tomatoes</a> has the details, "
+    "with the varieties that did best here and how to pinch out their side shoots.</p></article>"
+    f"<nav class='menu'><ul>{NAV}</ul></nav>"
+    "<footer><p>Copyright the Garden Club</p></footer></body></html>"
+)
+SLOW = {"CONCURRENT_REQUESTS": "1", "CONCURRENT_REQUESTS_PER_DOMAIN": "1"}
+
+
+def _routes() -> dict[str, object]:
+    routes = {"/": page(HOME), "/guide": page(article("Growing tomatoes from seed"))}
+    routes.update({path: page(article(f"Notes {path}")) for path in MENU})
+    return routes
+
+
+def _relevance(tmp_path: Path) -> dict[str, float | None]:
+    with sqlite3.connect(tmp_path / "db.sqlite") as connection:
+        return dict(connection.execute("SELECT url, relevance FROM clean_pages").fetchall())
+
+
+def test_the_topic_link_in_content_is_fetched_first_and_relevance_is_stored(tmp_path: Path) -> None:
+    with serve_routes(_routes()) as server:  # type: ignore[arg-type]
+        run = run_crawl(tmp_path, f"{server.base}/", args={"topic": "growing tomatoes"}, settings=SLOW)
+    assert run.returncode == 0, run.log[-3000:]
+    pages = [path for path in server.requested if path != "/robots.txt"]
+    assert pages[:2] == ["/", "/guide"]
+    relevance = _relevance(tmp_path)
+    assert relevance[f"{server.base}/guide"] > relevance[f"{server.base}/menu/0"] >= 0.0  # type: ignore[operator]
+
+
+def test_without_a_topic_the_crawl_is_breadth_first_and_stores_no_relevance(tmp_path: Path) -> None:
+    with serve_routes(_routes()) as server:  # type: ignore[arg-type]
+        run = run_crawl(tmp_path, f"{server.base}/", settings=SLOW)
+    assert run.returncode == 0, run.log[-3000:]
+    pages = [path for path in server.requested if path != "/robots.txt"]
+    assert pages[1] != "/guide"  # Scrapy's own order: the last link met first
+    assert set(_relevance(tmp_path).values()) == {None}
