@@ -72,6 +72,12 @@ FOCUS_PAGE_WEIGHT = 0.2
 FOCUS_TEMPLATE_FACTOR = 0.3
 # False: the block is left out (its relevance and label), for comparison.
 FOCUS_BLOCK_SIGNAL = True
+# A page this relevant or more counts as relevant: the saturation test reads those.
+FOCUS_MIN_RELEVANCE = 0.3
+# Stop when the last FOCUS_SATURATION_PAGES relevant pages brought less than FOCUS_SATURATION_NEW_TERMS
+# new words each on average (0 pages: never).
+FOCUS_SATURATION_PAGES = 0
+FOCUS_SATURATION_NEW_TERMS = 0.05
 
 # --- Trap guards (crawler.traps) ------------------------------------------------------------------------
 # Per site, links past these counts are not followed (0: no limit): URLs scheduled; URLs of one path with

@@ -16,6 +16,7 @@ block out (its relevance and label), for comparison. The priority goes through S
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
@@ -23,7 +24,7 @@ from typing import Self
 from scrapy.settings import BaseSettings
 
 from extraction import ExtractionResult, Label
-from extraction.topic import Topic, TopicModel
+from extraction.topic import Topic, TopicModel, terms
 
 # Scrapy priorities are integers: relevance in thousandths.
 _SCALE = 1000
@@ -51,6 +52,9 @@ class FocusWeights:
     page: float = 0.2
     template: float = 0.3
     block_signal: bool = True
+    min_relevance: float = 0.3
+    saturation_pages: int = 0
+    saturation_new: float = 0.05
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> Self:
@@ -61,10 +65,42 @@ class FocusWeights:
             page=settings.getfloat("FOCUS_PAGE_WEIGHT"),
             template=settings.getfloat("FOCUS_TEMPLATE_FACTOR"),
             block_signal=settings.getbool("FOCUS_BLOCK_SIGNAL"),
+            min_relevance=settings.getfloat("FOCUS_MIN_RELEVANCE"),
+            saturation_pages=settings.getint("FOCUS_SATURATION_PAGES"),
+            saturation_new=settings.getfloat("FOCUS_SATURATION_NEW_TERMS"),
         )
-        if min(weights.block, weights.anchor, weights.page, weights.template) < 0 or weights.template > 1:
-            raise ValueError("FOCUS_* weights must not be negative, and FOCUS_TEMPLATE_FACTOR is at most 1")
+        numbers = (weights.block, weights.anchor, weights.page, weights.template, weights.min_relevance)
+        if min(*numbers, weights.saturation_pages, weights.saturation_new) < 0:
+            raise ValueError("FOCUS_* settings must not be negative")
+        if weights.template > 1 or weights.saturation_new > 1:
+            raise ValueError("FOCUS_TEMPLATE_FACTOR and FOCUS_SATURATION_NEW_TERMS are at most 1")
         return weights
+
+
+class Saturation:
+    """The share of new words each relevant page brings to the relevant pages' vocabulary, over the last
+    `pages` of them (crawl4ai's adaptive crawling stops on the same idea): saturated when their mean falls
+    below `new_share`. Off when `pages` is 0."""
+
+    def __init__(self, pages: int, new_share: float) -> None:
+        self.pages = pages
+        self.new_share = new_share
+        self.vocabulary: set[str] = set()
+        self.recent: deque[float] = deque(maxlen=max(pages, 1))
+
+    def add(self, words: list[str]) -> None:
+        """Count one relevant page's words."""
+        if not self.pages:
+            return
+        distinct = set(words)
+        self.recent.append(len(distinct - self.vocabulary) / len(distinct) if distinct else 0.0)
+        self.vocabulary |= distinct
+
+    @property
+    def saturated(self) -> bool:
+        """The last `pages` relevant pages brought, on average, less than `new_share` new words each."""
+        full = bool(self.pages) and len(self.recent) == self.pages
+        return full and sum(self.recent) / self.pages < self.new_share
 
 
 class Focus:
@@ -73,12 +109,22 @@ class Focus:
     def __init__(self, topic: Topic, weights: FocusWeights) -> None:
         self.model = TopicModel(topic)
         self.weights = weights
+        self.saturation = Saturation(weights.saturation_pages, weights.saturation_new)
 
     def page_relevance(self, result: ExtractionResult) -> float:
-        """Learn from the page's clean text, then score it."""
-        text = result.text
-        self.model.observe(text)
-        return self.model.relevance(text)
+        """Learn from the page's clean text, then score it; a relevant page's new words feed the
+        saturation test."""
+        words = terms(result.text)
+        self.model.observe_terms(words)
+        relevance = self.model.relevance_of_terms(words)
+        if relevance >= self.weights.min_relevance:
+            self.saturation.add(words)
+        return relevance
+
+    @property
+    def saturated(self) -> bool:
+        """True when the last relevant pages brought little new vocabulary (`Saturation`)."""
+        return self.saturation.saturated
 
     def priorities(self, result: ExtractionResult, page_relevance: float) -> dict[str, int]:
         """Each link's priority (higher first)."""

@@ -81,7 +81,10 @@ class TopicModel:
 
     def observe(self, text: str) -> None:
         """Count one document (a page's clean text) in the statistics."""
-        words = terms(text)
+        self.observe_terms(terms(text))
+
+    def observe_terms(self, words: list[str]) -> None:
+        """`observe` for a text already split into `terms`."""
         self.documents += 1
         self.total_terms += len(words)
         wanted = self.topic.terms
@@ -89,7 +92,11 @@ class TopicModel:
 
     def relevance(self, text: str) -> float:
         """The text's relevance to the topic: 0 without any of its terms, about 1 when clearly about it."""
-        counts = Counter(terms(text))
+        return self.relevance_of_terms(terms(text))
+
+    def relevance_of_terms(self, words: list[str]) -> float:
+        """`relevance` for a text already split into `terms`."""
+        counts = Counter(words)
         length = sum(counts.values())
         if not length:
             return 0.0

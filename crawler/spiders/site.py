@@ -242,6 +242,15 @@ class SiteSpider(Spider):
         yield page
         if self._full():
             raise CloseSpider("max_pages")
+        if self.focus is not None and self.focus.saturated:
+            weights = self.focus.weights
+            self.logger.info(
+                "Stopping: the topic is saturated (the last %d relevant pages brought %.1f%% new words on "
+                "average, under FOCUS_SATURATION_NEW_TERMS)",
+                weights.saturation_pages,
+                100 * sum(self.focus.saturation.recent) / weights.saturation_pages,
+            )
+            raise CloseSpider("topic_saturated")
         yield from requests
 
     def _partial(self, response: Response, final_url: str) -> Iterator[Request | UrlRecord]:

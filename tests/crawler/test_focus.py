@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from crawler.focus import Focus, FocusWeights, parse_topic
+from crawler.focus import Focus, FocusWeights, Saturation, parse_topic
 from extraction import ExtractionConfig, extract
 from extraction.topic import Topic
 
@@ -48,3 +48,16 @@ def test_without_the_block_signal_equal_words_rank_equal() -> None:
     focus = Focus(Topic.of("growing tomatoes"), FocusWeights(block_signal=False))
     priorities = focus.priorities(result, focus.page_relevance(result))
     assert priorities["http://garden.test/guide/tomatoes"] == priorities["http://garden.test/menu/tomatoes"]
+
+
+def test_saturation_comes_when_relevant_pages_stop_bringing_new_words() -> None:
+    saturation = Saturation(pages=3, new_share=0.2)
+    saturation.add(["tomato", "seed", "sowing", "compost"])
+    saturation.add(["tomato", "pinching", "side", "shoots"])
+    assert not saturation.saturated  # two pages only
+    saturation.add(["tomato", "seed", "compost", "water"])  # one new word of four
+    assert not saturation.saturated  # (1 + 0.75 + 0.25) / 3 new on average
+    for _ in range(3):
+        saturation.add(["tomato", "seed", "sowing", "compost"])
+    assert saturation.saturated
+    assert not Saturation(pages=0, new_share=0.2).saturated

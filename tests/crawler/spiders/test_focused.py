@@ -51,3 +51,23 @@ def test_without_a_topic_the_crawl_is_breadth_first_and_stores_no_relevance(tmp_
     pages = [path for path in server.requested if path != "/robots.txt"]
     assert pages[1] != "/guide"  # Scrapy's own order: the last link met first
     assert set(_relevance(tmp_path).values()) == {None}
+
+
+def test_a_saturated_topic_stops_the_crawl_with_its_reason(tmp_path: Path) -> None:
+    # Forty pages that say the same about tomatoes, each linking to the next ones.
+    text = "Growing tomatoes from seed: sow in March, pinch out the side shoots, water deeply."
+    routes = {
+        f"/t/{n}": page(
+            article(f"Tomatoes {n}", [f"/t/{n + 1}", f"/t/{n + 2}"]).replace(
+                "</article>", f"<p>{text}</p></article>"
+            )
+        )
+        for n in range(40)
+    }
+    settings = {**SLOW, "FOCUS_SATURATION_PAGES": "5", "FOCUS_MIN_RELEVANCE": "0.1"}
+    with serve_routes(routes) as server:  # type: ignore[arg-type]
+        run = run_crawl(tmp_path, f"{server.base}/t/0", args={"topic": "growing tomatoes"}, settings=settings)
+    assert run.returncode == 0, run.log[-3000:]
+    assert run.stats["finish_reason"] == "topic_saturated"
+    assert "Stopping: the topic is saturated" in run.log
+    assert 5 <= run.stat("cleancrawl/pages_stored") < 15
