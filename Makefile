@@ -19,7 +19,7 @@ COMPILED := $(VENV)/.compiled
 BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTHON_DOCS := /usr/share/doc/python3.11/html
 
-.PHONY: test lint check evaluate bench bench-methods crawl bench-crawl bench-store fuzz sites-data services docs-data clean distclean
+.PHONY: test lint check evaluate bench bench-methods crawl bench-crawl bench-store bench-recrawl bench-focus fuzz soak sites-data services docs-data clean distclean
 
 # The virtualenv: rebuilt only when pyproject.toml or setup.py is newer than the stamp, so a second run calls
 # no pip. pip is upgraded first: the one bundled with Python 3.11 fails on normalised extras (lxml[html_clean]).
@@ -77,10 +77,29 @@ bench-crawl: $(COMPILED) docs-data
 bench-store: $(COMPILED) services docs-data
 	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.store
 
+# Revisit policies over a simulated month of an evolving site (issue 14; benchmarks/recrawl.py): fixed interval,
+# adaptive on the raw HTML (Nutch), adaptive on informative content; fetches, 304s, freshness, the targets.
+# About 20 minutes; a smoke run: make bench-recrawl ARGS=--quick.
+bench-recrawl: $(COMPILED)
+	$(PY) -m benchmarks.recrawl $(ARGS)
+
+# Focused crawling (issue 16; benchmarks/focus.py): breadth-first, best-first on URL and anchor keywords, cleancrawl
+# focused without and with the block signal, on whizzy's categories and Python library chapters: harvest@50/100/200,
+# pages to 80% of a topic's pages, the targets. About 15 minutes; fewer: make bench-focus ARGS='--sites whizzy'.
+bench-focus: $(COMPILED) docs-data
+	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.focus $(ARGS)
+
 # Fuzz extraction and the spider's handler with mutated real pages (benchmarks/fuzz.py); findings and their
 # replay commands in .cache/fuzz, e.g. make fuzz ARGS='--inputs 2000 --workers 2'.
 fuzz: $(COMPILED)
 	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.fuzz run $(ARGS)
+
+# Soak (issue 15; benchmarks/soak.py): a generated 50,000-page site behind the fault server (5xx, resets, slow
+# drips, oversized bodies, wrong charsets) crawled into SQLite, PostgreSQL, then two processes into one
+# PostgreSQL; pages stored against servable, duplicates, peak RSS. Not part of `make test`: about 40 minutes
+# a run here; a smaller site or fewer runs: make soak ARGS='--pages 5000 --runs sqlite'.
+soak: $(COMPILED) services
+	$(PY) -m benchmarks.soak $(ARGS)
 
 # Real test sites beyond the shared three (benchmarks/sites.py): Debian documentation packages (installed when
 # root), fetched mirrors (CLEANCRAWL_MIRRORS, default ../.mirror), ground truth in .cache/sites. Never fails.
