@@ -19,10 +19,12 @@ tables searched by the same code):
 - title MRR: for each post (whizzy: ``/YYYY/MM/DD/slug/``; Python docs: every page; generated site: its
   ground-truth articles), the page's ``<title>`` as stored (``clean_pages.title``) less the site's suffix
   (the ``" – whizzy.org"`` that most of its titles end with) is the query; the page's rank among the first
-  100 results (0 beyond), at most ``--queries`` posts drawn with ``--seed``;
+  100 results (0 beyond), at most ``--queries`` posts drawn with ``--seed``, a post whose title is another
+  page's too (the Python docs' 30 "Index" pages) passed over: no query can tell them apart;
 - template phrases: the 5 lines of the baseline's text (``baseline_pages.text``, one block per line) that
-  the most pages hold, on at least 90% of them and of at least 3 words, each queried as a quoted phrase
-  with every page a candidate: the pages each store returns (cleancrawl's should be none).
+  the most pages hold, on at least 90% of them and of at least 3 words, whose words no page holds in a
+  row except as that line (else a query of them finds content too), each queried as a quoted phrase with
+  every page a candidate: the pages each store returns (cleancrawl's should be none).
 
 Each run prints a block: sizes, ratios, search figures, the crawl's wall time and issue 13's targets met
 or missed; a summary table ends the output.
@@ -70,6 +72,8 @@ TEMPLATE_SHARE = 0.9
 TEMPLATE_PHRASES = 5
 TEMPLATE_WORDS = 3
 _POST_PATH = re.compile(r"/\d{4}/\d{2}/\d{2}/[^/]+/")
+# A page as search sees it: its words in order, and how many of its lines have each sequence of words.
+PageWords = tuple[list[str], Counter[tuple[str, ...]]]
 
 
 # --- pure helpers ------------------------------------------------------------------------------------------
@@ -99,8 +103,15 @@ def clean_title(title: str, suffix: str) -> str:
 def template_phrases(
     texts: Sequence[str], share: float = TEMPLATE_SHARE, count: int = TEMPLATE_PHRASES
 ) -> list[str]:
-    """The `count` lines (blocks) that the most pages' texts hold, of those on at least `share` of the pages
-    with at least `TEMPLATE_WORDS` words, most frequent first (ties in text order)."""
+    """The `count` lines (blocks) that the most pages' texts hold, of those on at least `share` of the pages,
+    of at least `TEMPLATE_WORDS` words and whose words no page holds in a row but as that line: most
+    frequent first, ties in alphabetical order.
+
+    Search matches words, not lines: a line such as "3.11.2 Documentation »" (a breadcrumb) is, as a quoted
+    query, the words "3 11 2 documentation", which the Python docs' download page holds as content
+    ("Download Python 3.11.2 Documentation"). A store that returns that page returns content, not the
+    template; such a line is no test of template phrases and is passed over (`_only_as_lines`).
+    """
     pages: Counter[str] = Counter()
     for page in texts:
         pages.update({line.strip() for line in page.split("\n")})
@@ -110,7 +121,36 @@ def template_phrases(
         if held >= share * len(texts) and len(words(line)) >= TEMPLATE_WORDS
     ]
     frequent.sort(key=lambda pair: (-pair[1], pair[0]))
-    return [line for line, _ in frequent[:count]]
+    tokens: list[PageWords] = []
+    chosen: list[str] = []
+    for line, _ in frequent:
+        if len(chosen) == count:
+            break
+        if not tokens:  # the pages' words, once, when there is a line to check
+            tokens = [_page_words(page) for page in texts]
+        if _only_as_lines(tuple(words(line)), tokens):
+            chosen.append(line)
+    return chosen
+
+
+def _page_words(page: str) -> PageWords:
+    """A page's words as search sees them (the whole text), and how many of its lines have each sequence."""
+    lines = [tuple(words(line)) for line in page.split("\n")]
+    return [word for line in lines for word in line], Counter(lines)
+
+
+def _only_as_lines(phrase: tuple[str, ...], pages: Iterable[PageWords]) -> bool:
+    """Whether the phrase's words, wherever a page holds them in a row, are a line of their own there."""
+    size = len(phrase)
+    for page_words, lines in pages:
+        found = sum(
+            1
+            for index, word in enumerate(page_words)
+            if word == phrase[0] and tuple(page_words[index : index + size]) == phrase
+        )
+        if found > lines[phrase]:
+            return False
+    return True
 
 
 def reciprocal_rank(results: Sequence[str], url: str) -> float:
@@ -224,9 +264,18 @@ def crawl(start: str, store: str, baseline: str, log: Path) -> float:
         finished = subprocess.run(command, cwd=REPO_ROOT, stdout=output, stderr=output, check=False)
     seconds = time.perf_counter() - started
     if finished.returncode:
-        tail = log.read_text("utf-8", errors="replace")[-3000:]
-        raise RuntimeError(f"the crawl of {start} exited with {finished.returncode}:\n{tail}")
+        raise RuntimeError(f"the crawl of {start} exited with {finished.returncode}:\n{_tail(log)}")
     return seconds
+
+
+def crawl_errors(log: Path) -> int:
+    """The ERROR lines of a crawl's log (a page the spider or a pipeline failed on, for one)."""
+    with log.open(encoding="utf-8", errors="replace") as lines:
+        return sum("] ERROR: " in line for line in lines)
+
+
+def _tail(log: Path) -> str:
+    return log.read_text("utf-8", errors="replace")[-3000:]
 
 
 # --- measures ---------------------------------------------------------------------------------------------
@@ -293,20 +342,31 @@ class Quality:
     baseline_mrr: float
     store_mrr: float
     phrases: list[Phrase]
+    # Posts passed over: their title is another page's too.
+    shared: int = 0
 
 
 def title_queries(
     titles: dict[str, str], is_post: Callable[[str], bool], count: int, seed: int
 ) -> dict[str, str]:
     """Post URL -> its title query, for at most `count` posts (a seeded draw) among those whose title has
-    words."""
+    words and is no other page's (`shared_titles`)."""
     suffix = site_suffix(titles.values())
+    shared = shared_titles(titles, suffix)
     posts = [
         url
         for url, title in titles.items()
-        if is_post(urlsplit(url).path) and words(clean_title(title, suffix))
+        if is_post(urlsplit(url).path) and words(clean_title(title, suffix)) and url not in shared
     ]
     return {url: clean_title(titles[url], suffix) for url in sample(posts, count, seed)}
+
+
+def shared_titles(titles: dict[str, str], suffix: str) -> set[str]:
+    """The pages whose title (less `suffix`, as search's words) is another page's too: no query can tell
+    them apart (the Python docs' 30 "Index" pages), so none of them is asked for."""
+    keys = {url: tuple(words(clean_title(title, suffix))) for url, title in titles.items()}
+    held = Counter(keys.values())
+    return {url for url, key in keys.items() if held[key] > 1}
 
 
 def measure_quality(store: str, baseline: str, site: Site, count: int, seed: int) -> Quality:
@@ -318,13 +378,16 @@ def measure_quality(store: str, baseline: str, site: Site, count: int, seed: int
             titles: dict[str, str] = {url: title or "" for url, title in rows}
             texts = list(theirs.execute(text("SELECT text FROM baseline_pages")).scalars())
             queries = title_queries(titles, site.is_post, count, seed)
+            shared = shared_titles(titles, site_suffix(titles.values()))
+            passed_over = sum(site.is_post(urlsplit(url).path) for url in shared)
             ranks = [_ranks(ours, theirs, query, url) for url, query in queries.items()]
             candidates = max(len(titles), len(texts))
             phrases = [_phrase(ours, theirs, line, candidates) for line in template_phrases(texts)]
     finally:
         store_engine.dispose()
         baseline_engine.dispose()
-    return Quality(len(queries), mean([b for b, _ in ranks]), mean([s for _, s in ranks]), phrases)
+    baseline_mrr, store_mrr = mean([b for b, _ in ranks]), mean([s for _, s in ranks])
+    return Quality(len(queries), baseline_mrr, store_mrr, phrases, passed_over)
 
 
 def _ranks(ours: Session, theirs: Session, query: str, url: str) -> tuple[float, float]:
@@ -356,6 +419,8 @@ class Run:
     seconds: float
     sizes: Sizes
     quality: Quality
+    # ERROR lines in the crawl's log: a page lost to a bug, not to the site.
+    errors: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,7 +503,8 @@ def render_run(run: Run) -> str:
     per_page = max(sizes.pages, 1)
     store_kind = "whole file, ls -l" if run.engine == "sqlite" else "tables and indexes"
     lines = [
-        f"== {run.site} on {run.engine}: {sizes.pages:,} pages, crawl {run.seconds:.1f} s wall",
+        f"== {run.site} on {run.engine}: {sizes.pages:,} pages, crawl {run.seconds:.1f} s wall, "
+        f"{run.errors} ERROR lines in its log",
         f"  raw HTML            {sizes.raw_html:>14,} bytes",
         f"  clean text          {sizes.clean_text:>14,} bytes",
         f"  baseline store      {sizes.baseline:>14,} bytes  {sizes.baseline / per_page:>9,.0f} B/page",
@@ -452,7 +518,7 @@ def render_run(run: Run) -> str:
         f"  savings parts sum   {sizes.parts_sum:>14,} bytes against {sizes.accounted:,} "
         + ("(the file)" if run.engine == "sqlite" else "(the database less template1)"),
         f"  title MRR over {quality.queries} posts: baseline {quality.baseline_mrr:.3f}, "
-        f"cleancrawl {quality.store_mrr:.3f}",
+        f"cleancrawl {quality.store_mrr:.3f} ({quality.shared} posts passed over: title shared)",
         "  template phrases (pages returned: baseline / cleancrawl):",
         *(f"    {p.baseline_pages:>6} / {p.store_pages:<6} {p.text[:80]!r}" for p in quality.phrases),
         "  targets:",
@@ -495,11 +561,14 @@ def bench_site(
         for engine in engines:
             print(f"{site.name}: crawling into {engine}", file=sys.stderr)
             with new_store(engine, "store") as store, new_store(engine, "baseline") as baseline:
-                seconds = crawl(base + site.start, store, baseline, Path(logs) / f"{engine}.log")
+                log = Path(logs) / f"{engine}.log"
+                seconds = crawl(base + site.start, store, baseline, log)
                 sizes = measure_sizes(store, baseline, empty[engine])
+                if not sizes.pages:  # an exit code 0 says nothing of the pages: a spider error loses them
+                    raise RuntimeError(f"the crawl of {site.name} stored no page:\n{_tail(log)}")
                 print(f"{site.name}: searching both {engine} stores", file=sys.stderr)
                 quality = measure_quality(store, baseline, site, options.queries, options.seed)
-            run = Run(site.name, engine, seconds, sizes, quality)
+            run = Run(site.name, engine, seconds, sizes, quality, crawl_errors(log))
             print(render_run(run) + "\n", flush=True)
             runs.append(run)
     return runs

@@ -16,8 +16,10 @@ from benchmarks.store import (
     measure_quality,
     reciprocal_rank,
     sample,
+    shared_titles,
     site_suffix,
     template_phrases,
+    title_queries,
 )
 from pipelines.storage import make_engine, migrate, session_factory, store_pages
 from pipelines.storage.baseline import BaselineStore
@@ -113,11 +115,24 @@ def test_template_phrases_are_frequent_lines_of_three_words_or_more() -> None:
     assert template_phrases(texts, share=0.6) == ["Powered by the oven", "Sourdough needs a starter"]
 
 
+def test_a_line_whose_words_are_also_content_is_no_template_phrase() -> None:
+    # As a quoted query the breadcrumb is its words, "3 11 2 documentation": the download page holds them as
+    # content, so a store that returns that page returns no template.
+    texts = [
+        "3.11.2 Documentation »\nCreated using Sphinx 5.3.0.\nDownload Python 3.11.2 Documentation",
+        "3.11.2 Documentation »\nCreated using Sphinx 5.3.0.\nThe re module",
+        "3.11.2 Documentation »\nCreated using Sphinx 5.3.0.\nCreated using Sphinx 5.3.0.",  # twice, alone
+    ]
+    assert template_phrases(texts) == ["Created using Sphinx 5.3.0."]
+    # Words that run on from one line to the next are found by a phrase query too.
+    assert template_phrases(["Powered by the\noven", "Powered by the oven", "Powered by the oven"], 0.6) == []
+
+
 def test_template_phrases_of_whizzy_are_on_nine_pages_in_ten(shared_dir: Path) -> None:
     texts = ["\n".join(block.text for block in item.blocks) for item in whizzy_posts(shared_dir, 30)]
     phrases = template_phrases(texts)
     assert len(phrases) == 5
-    # The comment box's line that ends every post, and the sidebar's recent posts (ties in text order).
+    # The comment box's line that ends every post, and the sidebar's recent posts (ties alphabetical).
     assert phrases[:2] == [
         "Comments have moved to Github Discussions. Feel free to add your thoughts there.",
         "DNS over HTTPS in a snap",
@@ -141,6 +156,25 @@ def test_the_draw_of_queries_is_seeded() -> None:
     assert sample(items, 10, seed=0) == sample(list(reversed(items)), 10, seed=0)
     assert sample(items, 10, seed=0) != sample(items, 10, seed=1)
     assert sample(items, 100, seed=0) == sorted(items)
+
+
+def test_a_title_other_pages_share_is_no_query() -> None:
+    titles = {
+        "https://docs.test/genindex-A.html": "Index — Docs",
+        "https://docs.test/genindex-B.html": "Index — Docs",
+        "https://docs.test/re.html": "re — Regular expressions — Docs",
+        "https://docs.test/intro.html": "Introduction — Docs",
+        "https://docs.test/c-api/intro.html": "introduction — Docs",  # the same words
+    }
+    assert shared_titles(titles, " — Docs") == {
+        "https://docs.test/genindex-A.html",
+        "https://docs.test/genindex-B.html",
+        "https://docs.test/intro.html",
+        "https://docs.test/c-api/intro.html",
+    }
+    assert title_queries(titles, lambda _: True, 10, seed=0) == {
+        "https://docs.test/re.html": "re — Regular expressions"
+    }
 
 
 def test_whizzy_posts_are_dated_paths() -> None:
