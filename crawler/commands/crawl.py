@@ -54,8 +54,8 @@ class Command(ScrapyCrawl):
             raise UsageError(str(error)) from error
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        """Crawl as Scrapy does; exit code 1, with one line, when pages could not be stored or a re-clean
-        failed after its retries (the log has the details)."""
+        """Crawl as Scrapy does; exit code 1, with one line, when pages could not be stored, a re-clean
+        failed after its retries or the spider raised (the log has the details)."""
         super().run(args, opts)
         crawler = getattr(self, "_crawler", None)
         values = crawler.stats.get_stats() if crawler is not None and crawler.stats is not None else {}
@@ -67,6 +67,10 @@ class Command(ScrapyCrawl):
             )
             if values.get(key)
         ]
+        # An exception in the spider's callbacks is a bug, not bad input: Scrapy logs it and goes on.
+        errors = sum(count for key, count in values.items() if key.startswith("spider_exceptions/"))
+        if errors:
+            failures.append(f"{errors} pages failed with an error in the spider")
         if failures:
             print(f"scrapy crawl: {', '.join(failures)}; see the log", file=sys.stderr)
             self.exitcode = 1
