@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from pipelines.storage.db import StoreMissingError, compact, make_engine, reclaim
 from pipelines.storage.search import Hit, SearchTables, search_store
-from pipelines.storage.search_index import FTS_TOKENIZER, TS_CONFIG, search_vector
+from pipelines.storage.search_index import FTS_TOKENIZER, TS_CONFIG, index_text, search_vector
 from records import site_of
 
 _SCHEMA = {
@@ -49,7 +49,7 @@ _INSERT = {
         "INSERT INTO baseline_search(rowid, text) SELECT id, text FROM baseline_pages WHERE url = :url",
     ],
     "postgresql": [
-        f"INSERT INTO baseline_pages (url, text, search) VALUES (:url, :text, {search_vector(':text')})"
+        f"INSERT INTO baseline_pages (url, text, search) VALUES (:url, :text, {search_vector(':words')})"
     ],
 }
 BASELINE_STORE = SearchTables(
@@ -93,7 +93,7 @@ class BaselineStore:
 
     def write(self, pages: Sequence[tuple[str, str]]) -> None:
         """Store (URL, visible text) pairs in one transaction, a URL stored again replacing its row."""
-        rows = [{"url": url, "text": visible} for url, visible in pages]
+        rows = [{"url": url, "text": visible, "words": index_text(visible)} for url, visible in pages]
         if not rows:
             return
         with self.engine.begin() as connection:

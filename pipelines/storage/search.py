@@ -13,8 +13,6 @@ searched by the same code (`pipelines.storage.baseline`), so the two rankings co
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,13 +21,11 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from pipelines.storage.dialect import is_postgresql
-from pipelines.storage.search_index import TS_CONFIG
+from pipelines.storage.search_index import TS_CONFIG, words
 
 # Pages ranked per query, at most: the shortest of those that hold every word.
 CANDIDATES = 500
 _K1, _B = 1.2, 0.75
-# A word as FTS5's unicode61 tokenizer sees one: letters and digits (an underscore separates).
-_WORD = re.compile(r"[^\W_]+")
 _SNIPPET_WORDS = 30
 
 
@@ -53,12 +49,6 @@ class SearchTables:
     texts: str
     frequencies: dict[str, str]
     total: str
-
-
-def words(terms: str) -> list[str]:
-    """The words of a text as the index holds them: lower case, without diacritics."""
-    folded = unicodedata.normalize("NFKD", terms.lower())
-    return _WORD.findall("".join(char for char in folded if not unicodedata.combining(char)))
 
 
 def fts_query(terms: Sequence[str]) -> str:

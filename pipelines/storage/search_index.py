@@ -14,6 +14,8 @@ block is found in its page's text when the snippet is made (`pipelines.storage.s
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping
 
 from sqlalchemy import text
@@ -26,9 +28,25 @@ TS_CONFIG = "simple"
 # SQLite's FTS5 table (made by migration 0004) and its tokenizer.
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
 
+# A word as FTS5's unicode61 tokenizer sees one: letters and digits (an underscore separates).
+_WORD = re.compile(r"[^\W_]+")
+
 # A page's index entry before and after a change: the text it was indexed with (None: not indexed) and the
 # text to index now (None: forget it).
 TextChange = tuple[str | None, str | None]
+
+
+def words(terms: str) -> list[str]:
+    """The words of a text as the index holds them: lower case, without diacritics."""
+    folded = unicodedata.normalize("NFKD", terms.lower())
+    return _WORD.findall("".join(char for char in folded if not unicodedata.combining(char)))
+
+
+def index_text(clean_text: str) -> str:
+    """What PostgreSQL indexes of a text: its `words`, one space apart. Its own parser would split words
+    otherwise ("3.11.2" one token, a query's "3 11 2" three) and skips whatever follows a literal "<script>"
+    or "<style>" as markup; given plain words, it holds what SQLite's FTS5 holds and queries find."""
+    return " ".join(words(clean_text))
 
 
 def search_vector(expression: str) -> str:
@@ -42,7 +60,10 @@ def index_pages(session: Session, changes: Mapping[int, TextChange]) -> None:
     if not changes:
         return
     if is_postgresql(session):
-        rows = [{"id": page_id, "text": new} for page_id, (_, new) in sorted(changes.items())]
+        rows = [
+            {"id": page_id, "text": None if new is None else index_text(new)}
+            for page_id, (_, new) in sorted(changes.items())
+        ]
         vector = search_vector("CAST(:text AS text)")
         session.execute(text(f"UPDATE pages SET search = {vector} WHERE id = :id"), rows)
         return

@@ -7,6 +7,7 @@ tables, views and ``alembic_version`` all land in it, and dropped afterwards.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,13 +73,18 @@ def search_index_mismatches(sessions: sessionmaker[Session]) -> list[str]:
         if session.get_bind().dialect.name == "postgresql":
             rows = session.execute(
                 text(
-                    "SELECT p.url FROM pages AS p JOIN clean_pages AS c ON c.page_id = p.id "
-                    "WHERE p.search IS DISTINCT FROM strip(to_tsvector('simple', c.text))"
+                    "SELECT p.url, c.text, CAST(p.search AS text) FROM pages AS p "
+                    "JOIN clean_pages AS c ON c.page_id = p.id"
                 )
             )
-            return [url for (url,) in rows]
+            return [url for url, clean, vector in rows if _lexemes(vector) != set(words(clean))]
         indexed = dict(session.execute(text("SELECT term, doc FROM page_search_vocabulary")).all())
         counts: Counter[str] = Counter()
         for (clean,) in session.execute(text("SELECT text FROM clean_pages")):
             counts.update(set(words(clean)))
     return sorted(word for word in indexed.keys() | counts.keys() if indexed.get(word, 0) != counts[word])
+
+
+def _lexemes(vector: str | None) -> set[str]:
+    """The words of a stripped tsvector's text form ('a' 'b' ...)."""
+    return {word.replace("''", "'") for word in re.findall(r"'((?:[^']|'')*)'", vector or "")}

@@ -115,3 +115,13 @@ def test_the_baseline_finds_template_phrases_the_clean_store_does_not(
         assert len(baseline_search(session, phrase, limit=100)) == len(footed) > 10
     engine.dispose()
     assert urls(sessions, phrase) == []
+
+
+def test_versions_markup_words_and_accents_are_found_as_queried(sessions: Sessions) -> None:
+    # PostgreSQL's own parser keeps "3.11.2" as one token and skips what follows a literal "<script>".
+    text = "Python 3.11.2 documentation. Run python <script> then read the manual page. Café crème."
+    store(sessions, [make_item("https://docs.test/cmdline", [(text, "content")])])
+    assert urls(sessions, "3.11.2") == ["https://docs.test/cmdline"]
+    assert urls(sessions, "manual page") == ["https://docs.test/cmdline"]
+    assert urls(sessions, "cafe creme") == ["https://docs.test/cmdline"]
+    assert search_index_mismatches(sessions) == []
