@@ -30,6 +30,8 @@ FTS_TOKENIZER = "unicode61 remove_diacritics 2"
 
 # A word as FTS5's unicode61 tokenizer sees one: letters and digits (an underscore separates).
 _WORD = re.compile(r"[^\W_]+")
+# The combining marks NFKD splits diacritics into (the blocks of combining diacritical marks).
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 # A page's index entry before and after a change: the text it was indexed with (None: not indexed) and the
 # text to index now (None: forget it).
@@ -38,8 +40,10 @@ TextChange = tuple[str | None, str | None]
 
 def words(terms: str) -> list[str]:
     """The words of a text as the index holds them: lower case, without diacritics."""
-    folded = unicodedata.normalize("NFKD", terms.lower())
-    return _WORD.findall("".join(char for char in folded if not unicodedata.combining(char)))
+    lowered = terms.lower()
+    if lowered.isascii():  # most text: nothing to fold, and folding walks every character
+        return _WORD.findall(lowered)
+    return _WORD.findall(_COMBINING.sub("", unicodedata.normalize("NFKD", lowered)))
 
 
 def index_text(clean_text: str) -> str:
