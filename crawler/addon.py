@@ -14,7 +14,7 @@ from scrapy.settings import BaseSettings
 
 from crawler import default_settings
 from crawler.extensions import ProgressLog, StatsJson
-from crawler.middlewares import RetryAfterMiddleware, ScopeOffsiteMiddleware
+from crawler.middlewares import RetryAfterMiddleware, ScopeOffsiteMiddleware, SupersededRequestMiddleware
 from pipelines.baseline import BaselinePipeline
 from pipelines.cluster import ClusterPipeline
 from pipelines.context import CrawlContext
@@ -33,7 +33,12 @@ ITEM_PIPELINES = {
 }
 EXTENSIONS = {CrawlContext: 0, ProgressLog: 500, StatsJson: 510}
 # RetryAfterMiddleware reads a response before Scrapy's RetryMiddleware (550) retries it.
-DOWNLOADER_MIDDLEWARES = {OffsiteMiddleware: None, ScopeOffsiteMiddleware: 50, RetryAfterMiddleware: 560}
+DOWNLOADER_MIDDLEWARES = {
+    OffsiteMiddleware: None,
+    ScopeOffsiteMiddleware: 50,
+    SupersededRequestMiddleware: 60,
+    RetryAfterMiddleware: 560,
+}
 
 
 class CleancrawlAddon:

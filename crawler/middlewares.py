@@ -115,3 +115,23 @@ def retry_after_seconds(value: str, now: float | None = None) -> float | None:
     if moment.tzinfo is None:
         return None
     return max(0.0, moment.timestamp() - (time.time() if now is None else now))
+
+
+class SupersededRequestMiddleware:
+    """Drop, before download, a request the spider says is superseded (`superseded(request)`): a focused
+    crawl asks again for a queued URL that a later link ranks higher, and the first request must not cost a
+    fetch. Spiders without the method are not affected."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        """The middleware asks the crawler's spider."""
+        return cls(crawler)
+
+    def process_request(self, request: Request) -> None:
+        """Raise IgnoreRequest for a superseded request."""
+        superseded = getattr(self.crawler.spider, "superseded", None)
+        if superseded is not None and superseded(request):
+            raise IgnoreRequest("superseded by a request of higher priority for the same URL")

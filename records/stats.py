@@ -4,7 +4,8 @@ Pages: ``pages_crawled`` (responses the spider handled), ``pages_kept`` (passed 
 ``pages_skipped/<reason>`` (not stored, and why). Blocks and bytes of the kept pages: ``blocks_content``,
 ``blocks_noise``, ``bytes_html`` (raw response bodies), ``bytes_visible`` (all visible text),
 ``bytes_content`` (the informative text that is stored). Links: ``links_scheduled``, ``links_offsite``,
-``links_non_html`` (skipped by extension), ``links_capped`` (past ``CRAWL_MAX_LINKS_PER_PAGE``);
+``links_non_html`` (skipped by extension), ``links_capped`` (past ``CRAWL_MAX_LINKS_PER_PAGE``),
+``links_reprioritised`` (a focused crawl's queued URLs asked for again with a higher priority);
 ``refresh_stubs``: meta-refresh pages followed, not stored; ``decode_replacements``: bytes of pages that
 their charset could not decode, replaced by U+FFFD.
 Site models: ``site_model_seconds``, the time they took inline (re-cleaning aside).
@@ -45,6 +46,7 @@ LINKS_SCHEDULED = PREFIX + "links_scheduled"
 LINKS_OFFSITE = PREFIX + "links_offsite"
 LINKS_NON_HTML = PREFIX + "links_non_html"
 LINKS_CAPPED = PREFIX + "links_capped"
+LINKS_REPRIORITISED = PREFIX + "links_reprioritised"
 DECODE_REPLACEMENTS = PREFIX + "decode_replacements"
 REFRESH_STUBS = PREFIX + "refresh_stubs"
 SITE_MODEL_SECONDS = PREFIX + "site_model_seconds"

@@ -80,6 +80,10 @@ _ARCHIVES = (".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".tar", ".deb"
 _MEDIA = (".mp3", ".mp4", ".m4a", ".avi", ".mov", ".mkv", ".webm", ".ogg", ".wav", ".flac")
 _ASSETS = (".woff", ".woff2", ".ttf", ".otf", ".eot", ".css", ".js", ".mjs", ".map", ".json", ".txt", ".csv")
 NON_HTML_EXTENSIONS = frozenset(_IMAGES + _DOCUMENTS + _ARCHIVES + _MEDIA + _ASSETS)
+# A focused crawl asks for a queued URL again when a later link ranks it this much higher (thousandths).
+REPRIORITY_MARGIN = 100
+# The message of a request dropped because a request of higher priority asks for the same URL.
+SUPERSEDED = "superseded"
 # Answers that say a page is no more: its stored version is marked gone.
 GONE_STATUSES = frozenset({404, 410})
 
@@ -103,6 +107,10 @@ class SiteSpider(Spider):
         # A focused crawl's topic (`crawler.focus`): None crawls breadth-first, as Scrapy's scheduler orders.
         self.topic = parse_topic(topic, topic_file)
         self.focus: Focus | None = None
+        # A focused crawl's URLs waiting in the queue, with their priority, and the priority of the latest
+        # request of each URL asked for again (`_reprioritised`: the others for it are superseded).
+        self._queued: dict[str, int] = {}
+        self._latest: dict[str, int] = {}
         self.seeds = parse_seeds(seeds, seeds_file)
         self.scope = Scope(self.seeds)
         # Read by Scrapy's offsite filter when ScopeOffsiteMiddleware (which adds the ports) is not used.
@@ -166,6 +174,7 @@ class SiteSpider(Spider):
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
+        crawler.signals.connect(spider._dequeued, signal=signals.request_reached_downloader)
         return spider
 
     def _opened(self) -> None:
@@ -273,6 +282,11 @@ class SiteSpider(Spider):
         relevance = self.focus.page_relevance(result)
         return relevance, self.focus.priorities(result, relevance)
 
+    def _dequeued(self, request: Request) -> None:
+        """A request reached the downloader: its URL no longer waits in the queue, and cannot be re-ranked."""
+        if self._queued:
+            self._queued.pop(request.url, None)
+
     def _fill_fetch(self, page: PageRecord, response: Response, requests: list[Request]) -> None:
         """What the crawl state records of the fetch: how the page was reached, its links, validators."""
         page.fetched_at = self._now()
@@ -298,6 +312,8 @@ class SiteSpider(Spider):
         its outcome for the crawl state: gone (404, 410), failed (tried again by the next crawl: no
         answer, a server error) or skipped."""
         request = getattr(failure, "request", None)
+        if isinstance(failure.value, IgnoreRequest) and str(failure.value).startswith(SUPERSEDED):
+            return []  # the same URL is asked for with a higher priority
         url = request.url if isinstance(request, Request) else "?"
         meta = request.meta if isinstance(request, Request) else {}
         state = _failure_state(failure)
@@ -355,6 +371,7 @@ class SiteSpider(Spider):
         budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(result.links)
         for url in result.links:
             if url in self._seen:
+                yield from self._reprioritised(url, priorities.get(url, 0), referrer)
                 continue
             self._seen.add(url)
             if not self.scope.allows(url):
@@ -368,7 +385,26 @@ class SiteSpider(Spider):
             else:
                 budget -= 1
                 self._inc(stats.LINKS_SCHEDULED)
-                yield self._request(url, meta=referrer, priority=priorities.get(url, 0))
+                priority = priorities.get(url, 0)
+                if self.focus is not None:
+                    self._queued[url] = priority
+                yield self._request(url, meta=referrer, priority=priority)
+
+    def _reprioritised(self, url: str, priority: int, meta: dict[str, Any]) -> Iterator[Request]:
+        """A focused crawl's URL still waiting in the queue, met again where it ranks higher (a content
+        block, after a menu): asked for again with the higher priority; the request it supersedes is
+        dropped before download (`superseded`). Scrapy cannot re-rank a queued request."""
+        queued = self._queued.get(url)
+        if queued is not None and priority >= queued + REPRIORITY_MARGIN:
+            self._queued[url] = self._latest[url] = priority
+            self._inc(stats.LINKS_REPRIORITISED)
+            yield self._request(url, meta=meta, dont_filter=True, priority=priority)
+
+    def superseded(self, request: Request) -> bool:
+        """Whether a request waits for a URL that a request of higher priority asks for too
+        (`crawler.middlewares.SupersededRequestMiddleware` drops it)."""
+        latest = self._latest.get(request.url)
+        return latest is not None and request.priority < latest
 
     def _trapped(self, url: str) -> bool:
         """Whether a trap guard refuses `url` (`crawler.traps`): counted, and logged once per guard."""

@@ -71,3 +71,32 @@ def test_a_saturated_topic_stops_the_crawl_with_its_reason(tmp_path: Path) -> No
     assert run.stats["finish_reason"] == "topic_saturated"
     assert "Stopping: the topic is saturated" in run.log
     assert 5 <= run.stat("cleancrawl/pages_stored") < 15
+
+
+def test_a_queued_link_met_again_in_content_is_fetched_with_its_higher_priority(tmp_path: Path) -> None:
+    # The home page's menu links to /guide under a dull anchor, below its links about tomatoes; /notes,
+    # fetched first, links to /guide from its article with the topic's words: /guide then comes before the
+    # menu's other links, and the request it supersedes is never fetched.
+    tomatoes = [f"/tomatoes/{n}" for n in range(4)]
+    menu = "".join(f"<li><a href='{path}'>Growing tomatoes {path}</a></li>" for path in tomatoes)
+    menu += "".join(f"<li><a href='{path}'>Page {path}</a></li>" for path in [*MENU, "/guide"])
+    home = (
+        "<!DOCTYPE html><html><head><title>Garden</title></head><body><article><h1>Garden</h1><p>May notes "
+        "on planting out tomatoes: read <a href='/notes'>our notes on growing tomatoes</a> first.</p>"
+        f"</article><nav class='menu'><ul>{menu}</ul></nav></body></html>"
+    )
+    notes = (
+        "<!DOCTYPE html><html><head><title>Notes</title></head><body><article><h1>Notes</h1><p>Tomatoes need "
+        "warm soil. Our <a href='/guide'>guide to growing tomatoes</a> has the varieties and the side shoots."
+        "</p></article></body></html>"
+    )
+    routes = {**_routes(), "/": page(home), "/notes": page(notes)}
+    routes.update({path: page(article(f"Tomatoes {path}")) for path in tomatoes})
+    with serve_routes(routes) as server:  # type: ignore[arg-type]
+        run = run_crawl(tmp_path, f"{server.base}/", args={"topic": "growing tomatoes"}, settings=SLOW)
+    assert run.returncode == 0, run.log[-3000:]
+    pages = [path for path in server.requested if path != "/robots.txt"]
+    assert pages[:2] == ["/", "/notes"] and pages.count("/guide") == 1
+    # Before /guide: at most the one tomato page already handed to the downloader when /notes was parsed.
+    assert sum(path in tomatoes for path in pages[: pages.index("/guide")]) <= 1
+    assert run.stat("cleancrawl/links_reprioritised") == 1
