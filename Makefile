@@ -96,7 +96,7 @@ fuzz: $(COMPILED)
 
 # Soak (issue 15; benchmarks/soak.py): a generated 50,000-page site behind the fault server (5xx, resets, slow
 # drips, oversized bodies, wrong charsets) crawled into SQLite, PostgreSQL, then two processes into one
-# PostgreSQL; pages stored against servable, duplicates, peak RSS. Not part of `make test`: about 40 minutes
+# PostgreSQL; pages stored against servable, duplicates, peak RSS. Not part of `make test`: about 45 minutes
 # a run here; a smaller site or fewer runs: make soak ARGS='--pages 5000 --runs sqlite'.
 soak: $(COMPILED) services
 	$(PY) -m benchmarks.soak $(ARGS)

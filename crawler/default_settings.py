@@ -85,7 +85,7 @@ FOCUS_SATURATION_NEW_TERMS = 0.05
 # endless numbered pages); and a path in which one segment occurs more than this many times.
 TRAP_MAX_PAGES_PER_SITE = 100_000
 TRAP_MAX_QUERY_VARIANTS = 100
-TRAP_MAX_PATTERN_URLS = 1_000
+TRAP_MAX_PATTERN_URLS = 10_000
 TRAP_MAX_SEGMENT_REPEATS = 3
 
 # --- Progress and stats (crawler.extensions) ------------------------------------------------------------

@@ -47,3 +47,6 @@ LOG_LEVEL = "INFO"
 # The asyncio reactor (Scrapy's default since 2.13, stated here so the crawl never depends on the default).
 # REQUEST_FINGERPRINTER_IMPLEMENTATION is not set: it is obsolete, the "2.7" fingerprinter is the only one.
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+# Scrapy re-reads a callback's source (inspect.getsource) to warn about generators that return a value; a
+# file being replaced under a running crawl (a deploy) then fails the page. The spider returns none.
+WARN_ON_GENERATOR_RETURN_VALUE = False
