@@ -244,7 +244,8 @@ def run_plain(start: str, tmp: Path) -> Figures:
     """Crawl with `PlainSpider`; its pages are the responses it received, robots.txt aside."""
     stats_path = tmp / "plain-stats.json"
     command = ["runspider", str(Path(__file__)), "-a", f"start={start}"]
-    seconds, rss = _run([*command, *_settings(STATS_JSON_PATH=str(stats_path))], tmp / "plain.log")
+    child = run_scrapy([*command, *_settings(STATS_JSON_PATH=str(stats_path))], tmp / "plain.log")
+    seconds, rss = child.seconds, child.rss_mb
     stats = json.loads(stats_path.read_text("utf-8"))
     pages = int(stats.get("response_received_count", 0)) - int(stats.get("robotstxt/response_count", 0))
     return Figures("plain Scrapy", pages, seconds, rss)
@@ -266,7 +267,8 @@ def run_cleancrawl(
         SITE_MODELS_ENABLED=str(site_models),
         EXTRACTION_METHOD=method,
     )
-    seconds, rss = _run(["crawl", "site", "-a", f"seeds={start}", *settings], tmp / f"{name}.log")
+    child = run_scrapy(["crawl", "site", "-a", f"seeds={start}", *settings], tmp / f"{name}.log")
+    seconds, rss = child.seconds, child.rss_mb
     stats = json.loads(stats_path.read_text("utf-8"))
     figures = Figures(name, int(stats.get("cleancrawl/pages_kept", 0)), seconds, rss)
     if "cleancrawl/reclean_seconds" in stats:
@@ -284,21 +286,31 @@ def _settings(**extra: str) -> list[str]:
     return [arg for name, value in pairs.items() for arg in ("-s", f"{name}={value}")]
 
 
-def _run(scrapy_args: list[str], log_path: Path) -> tuple[float, float]:
-    """Run `python -m scrapy ARGS` from the repository root; wall seconds and the child's peak RSS in MB."""
+@dataclass(frozen=True, slots=True)
+class ChildRun:
+    """A finished scrapy child: wall seconds, its own CPU seconds and peak RSS in MB."""
+
+    seconds: float
+    cpu: float
+    rss_mb: float
+
+
+def run_scrapy(scrapy_args: list[str], log_path: Path) -> ChildRun:
+    """Run `python -m scrapy ARGS` from the repository root, its output in `log_path`; RuntimeError with the
+    log's end when it fails."""
     started = time.perf_counter()
     with log_path.open("w") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "scrapy", *scrapy_args], cwd=REPO_ROOT, stdout=log, stderr=log
         )
-        # wait4 on this child gives its own peak RSS (RUSAGE_CHILDREN is the maximum over all children).
+        # wait4 on this child gives its own usage (RUSAGE_CHILDREN is the maximum over all children).
         _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode:
+    code = os.waitstatus_to_exitcode(status)
+    if code:
         tail = log_path.read_text("utf-8", errors="replace")[-3000:]
-        raise RuntimeError(f"scrapy {' '.join(scrapy_args[:2])} exited with {process.returncode}:\n{tail}")
-    return seconds, usage.ru_maxrss / 1024
+        raise RuntimeError(f"scrapy {' '.join(scrapy_args[:2])} exited with {code}:\n{tail}")
+    return ChildRun(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
 def peer_figures(name: str, root: Path, truth: list[TruthPage]) -> Figures:

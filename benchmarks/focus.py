@@ -37,7 +37,6 @@ import json
 import math
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +52,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response, TextResponse
 
+from benchmarks.crawl import run_scrapy
 from benchmarks.localserver import serve_directory
 from extraction.links import normalise_url
 from extraction.topic import terms
@@ -318,25 +318,11 @@ def crawl(kind: str, base: str, site: Site, tmp: Path, max_pages: int, topic: To
         *arguments,
         *(arg for pair in settings.items() for arg in ("-s", "=".join(pair))),
     ]
-    cpu, wall = _run(command, tmp / f"{label}.log")
+    child = run_scrapy(command, tmp / f"{label}.log")
+    cpu, wall = child.cpu, child.seconds
     with sqlite3.connect(database) as connection:
         urls = [url for (url,) in connection.execute("SELECT url FROM clean_pages ORDER BY page_id")]
     return Crawl(kind, [page_path(url) for url in urls], cpu, wall)
-
-
-def _run(scrapy_args: list[str], log_path: Path) -> tuple[float, float]:
-    """Run `python -m scrapy ARGS` from the repository root; the child's CPU seconds and the wall seconds."""
-    started = time.perf_counter()
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "scrapy", *scrapy_args], cwd=REPO_ROOT, stdout=log, stderr=log
-        )
-        _, status, usage = os.wait4(process.pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    if code:
-        tail = log_path.read_text("utf-8", errors="replace")[-3000:]
-        raise RuntimeError(f"scrapy crawl exited with {code}:\n{tail}")
-    return usage.ru_utime + usage.ru_stime, time.perf_counter() - started
 
 
 def bench_site(site: Site, topics: list[Topic], tmp: Path, max_pages: int) -> list[TopicResult]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from typing import Self
 from urllib.parse import urlsplit
 
@@ -48,9 +48,8 @@ class TrapLimits:
             path_pattern=settings.getint("TRAP_MAX_PATTERN_URLS"),
             repeated_segment=settings.getint("TRAP_MAX_SEGMENT_REPEATS"),
         )
-        for name in ("site_pages", "query_variants", "path_pattern", "repeated_segment"):
-            if getattr(limits, name) < 0:
-                raise ValueError(f"TRAP_* settings must not be negative: {name} is {getattr(limits, name)}")
+        if min(astuple(limits)) < 0:
+            raise ValueError(f"TRAP_* settings must not be negative: {limits}")
         return limits
 
 

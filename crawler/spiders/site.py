@@ -368,8 +368,9 @@ class SiteSpider(Spider):
         if self.max_depth is not None and response.meta.get("depth", 0) >= self.max_depth:
             return  # before reading `result.links`: extraction resolves them only when asked
         referrer = {"referrer": normalise_url(response.url) or response.url}
-        budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(result.links)
-        for url in result.links:
+        budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(result.hrefs)
+        # A focused crawl resolved the page's links once already, for their priorities (same order).
+        for url in priorities if self.focus is not None else result.links:
             if url in self._seen:
                 yield from self._reprioritised(url, priorities.get(url, 0), referrer)
                 continue
