@@ -8,7 +8,8 @@ no component would read) is an error that names the setting meant.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import fields
+from typing import Any, TypeVar
 
 from scrapy.settings import BaseSettings
 from scrapy.settings import default_settings as scrapy_defaults
@@ -16,10 +17,14 @@ from scrapy.settings import default_settings as scrapy_defaults
 from crawler import default_settings
 from pipelines.config import Range, setting_names
 
+T = TypeVar("T")
+
 # The ranges of cleancrawl's numeric settings (any other must not be negative).
 _RANGES = {
     "STORAGE_BATCH_SIZE": Range(1),
     "RECRAWL_DEC_RATE": Range(0, 1),
+    "FOCUS_TEMPLATE_FACTOR": Range(0, 1),
+    "FOCUS_SATURATION_NEW_TERMS": Range(0, 1),
 }
 
 
@@ -48,15 +53,27 @@ def _check_case(settings: BaseSettings) -> None:
             )
 
 
-def _check_value(settings: BaseSettings, name: str, default: Any) -> None:
+def settings_group(cls: type[T], settings: BaseSettings, prefix: str) -> T:
+    """The dataclass `cls` with each field read from the setting ``<prefix><FIELD>``, checked as
+    `check_crawl_settings` checks it (`SettingError` when it is wrong)."""
+    values = {}
+    for field in fields(cls):  # type: ignore[arg-type]
+        name = prefix + field.name.upper()
+        values[field.name] = _check_value(settings, name, getattr(default_settings, name))
+    return cls(**values)
+
+
+def _check_value(settings: BaseSettings, name: str, default: Any) -> Any:
     if isinstance(default, bool):
-        _converted(settings, name, settings.getbool, "boolean (True or False)")
-    elif isinstance(default, (int, float)):
+        return _converted(settings, name, settings.getbool, "boolean (True or False)")
+    if isinstance(default, (int, float)):
         getter = settings.getint if isinstance(default, int) else settings.getfloat
         value = _converted(settings, name, getter, "number" if isinstance(default, float) else "whole number")
         valid = _RANGES.get(name, Range(0))
         if value not in valid:
             raise SettingError(f"{name}={value!r} is out of range: it must be {valid}")
+        return value
+    return settings.get(name)
 
 
 def _converted(settings: BaseSettings, name: str, getter: Any, kind: str) -> Any:

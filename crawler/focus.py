@@ -19,9 +19,6 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
-
-from scrapy.settings import BaseSettings
 
 from extraction import ExtractionResult, Label
 from extraction.topic import Topic, TopicModel, terms
@@ -45,36 +42,24 @@ def parse_topic(topic: str | None, topic_file: str | None) -> Topic | None:
 
 @dataclass(frozen=True, slots=True)
 class FocusWeights:
-    """How a link's priority weighs its block, its anchor and its page, and how a noise block counts."""
+    """The ``FOCUS_*`` settings (`crawler.default_settings`), read by `crawler.checks.settings_group`."""
 
-    block: float = 0.4
-    anchor: float = 0.4
-    page: float = 0.2
-    template: float = 0.3
-    block_signal: bool = True
-    min_relevance: float = 0.3
-    saturation_pages: int = 0
-    saturation_new: float = 0.05
-
-    @classmethod
-    def from_settings(cls, settings: BaseSettings) -> Self:
-        """The ``FOCUS_*`` settings; ValueError for a negative weight or a factor above 1."""
-        weights = cls(
-            block=settings.getfloat("FOCUS_BLOCK_WEIGHT"),
-            anchor=settings.getfloat("FOCUS_ANCHOR_WEIGHT"),
-            page=settings.getfloat("FOCUS_PAGE_WEIGHT"),
-            template=settings.getfloat("FOCUS_TEMPLATE_FACTOR"),
-            block_signal=settings.getbool("FOCUS_BLOCK_SIGNAL"),
-            min_relevance=settings.getfloat("FOCUS_MIN_RELEVANCE"),
-            saturation_pages=settings.getint("FOCUS_SATURATION_PAGES"),
-            saturation_new=settings.getfloat("FOCUS_SATURATION_NEW_TERMS"),
-        )
-        numbers = (weights.block, weights.anchor, weights.page, weights.template, weights.min_relevance)
-        if min(*numbers, weights.saturation_pages, weights.saturation_new) < 0:
-            raise ValueError("FOCUS_* settings must not be negative")
-        if weights.template > 1 or weights.saturation_new > 1:
-            raise ValueError("FOCUS_TEMPLATE_FACTOR and FOCUS_SATURATION_NEW_TERMS are at most 1")
-        return weights
+    block_weight: float
+    """Weight of the relevance of the block a link sits in."""
+    anchor_weight: float
+    """Weight of the relevance of the link's anchor text."""
+    page_weight: float
+    """Weight of the relevance of the link's page."""
+    template_factor: float
+    """Factor of a link's priority when its block is noise: the template links everywhere."""
+    block_signal: bool
+    """False leaves the block out (its relevance and label), for comparison."""
+    min_relevance: float
+    """A page this relevant or more counts as relevant, for the saturation test."""
+    saturation_pages: int
+    """The saturation test reads this many relevant pages (0: never stop)."""
+    saturation_new_terms: float
+    """Saturated when those pages brought less than this share of new words each on average."""
 
 
 class Saturation:
@@ -109,7 +94,7 @@ class Focus:
     def __init__(self, topic: Topic, weights: FocusWeights) -> None:
         self.model = TopicModel(topic)
         self.weights = weights
-        self.saturation = Saturation(weights.saturation_pages, weights.saturation_new)
+        self.saturation = Saturation(weights.saturation_pages, weights.saturation_new_terms)
 
     def page_relevance(self, result: ExtractionResult) -> float:
         """Learn from the page's clean text, then score it; a relevant page's new words feed the
@@ -132,12 +117,14 @@ class Focus:
         block_scores: dict[int, float] = {}
         found = {}
         for url, position, anchor in result.link_blocks():
-            score = weights.anchor * self.model.relevance(anchor) + weights.page * page_relevance
+            score = (
+                weights.anchor_weight * self.model.relevance(anchor) + weights.page_weight * page_relevance
+            )
             if weights.block_signal and 0 <= position < len(blocks):
                 if position not in block_scores:
                     block_scores[position] = self.model.relevance(blocks[position].text)
-                score += weights.block * block_scores[position]
+                score += weights.block_weight * block_scores[position]
                 if blocks[position].label is not Label.CONTENT:
-                    score *= weights.template
+                    score *= weights.template_factor
             found[url] = round(_SCALE * score)
         return found

@@ -19,11 +19,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import astuple, dataclass
-from typing import Self
+from dataclasses import dataclass
 from urllib.parse import urlsplit
-
-from scrapy.settings import BaseSettings
 
 from records.sites import site_of
 
@@ -32,25 +29,13 @@ _DIGITS = re.compile(r"\d+")
 
 @dataclass(frozen=True, slots=True)
 class TrapLimits:
-    """How many URLs each guard admits (0: no limit)."""
+    """How many URLs each guard admits (0: no limit): the ``TRAP_*`` settings, read by
+    `crawler.checks.settings_group`."""
 
-    site_pages: int = 0
-    query_variants: int = 0
-    path_pattern: int = 0
-    repeated_segment: int = 0
-
-    @classmethod
-    def from_settings(cls, settings: BaseSettings) -> Self:
-        """The ``TRAP_*`` settings; a negative value is an error."""
-        limits = cls(
-            site_pages=settings.getint("TRAP_MAX_PAGES_PER_SITE"),
-            query_variants=settings.getint("TRAP_MAX_QUERY_VARIANTS"),
-            path_pattern=settings.getint("TRAP_MAX_PATTERN_URLS"),
-            repeated_segment=settings.getint("TRAP_MAX_SEGMENT_REPEATS"),
-        )
-        if min(astuple(limits)) < 0:
-            raise ValueError(f"TRAP_* settings must not be negative: {limits}")
-        return limits
+    max_pages_per_site: int = 0
+    max_query_variants: int = 0
+    max_pattern_urls: int = 0
+    max_segment_repeats: int = 0
 
 
 class TrapGuards:
@@ -72,13 +57,13 @@ class TrapGuards:
         """The guard that refuses `url`, or None; an admitted URL is counted."""
         site, path, pattern, segments = _keys(url)
         limits = self.limits
-        if limits.repeated_segment and _most_repeated(segments) > limits.repeated_segment:
+        if limits.max_segment_repeats and _most_repeated(segments) > limits.max_segment_repeats:
             return "repeated_segment"
-        if limits.site_pages and self._sites[site] >= limits.site_pages:
+        if limits.max_pages_per_site and self._sites[site] >= limits.max_pages_per_site:
             return "site_pages"
-        if limits.query_variants and path != url and self._paths[path] >= limits.query_variants:
+        if limits.max_query_variants and path != url and self._paths[path] >= limits.max_query_variants:
             return "query_variants"
-        if limits.path_pattern and self._patterns[pattern] >= limits.path_pattern:
+        if limits.max_pattern_urls and self._patterns[pattern] >= limits.max_pattern_urls:
             return "path_pattern"
         self._add(site, path, pattern)
         return None

@@ -20,59 +20,74 @@ class ExtractionConfig:
 
     # Input limits: bound the cost of one page (a crawl must never stall on a single response).
     max_document_bytes: int = 64 * 1024 * 1024
-    # A page with a start tag of more attributes is refused (`TooManyAttributesError`): libxml2 takes time
-    # quadratic in one element's attributes (0.5 s for 20,000, 14 s for 100,000); real pages have up to 140.
     max_attributes: int = 1_000
+    """A page with a start tag of more attributes is refused (`TooManyAttributesError`): libxml2 takes time
+    quadratic in one element's attributes (0.5 s for 20,000, 14 s for 100,000); real pages have up to 140."""
     max_blocks: int = 20_000
     max_block_chars: int = 100_000
-    # Keep each link's anchor text (`ExtractionResult.link_blocks`): a focused crawl weighs links by it;
-    # off, extraction does not pay for it.
     anchor_texts: bool = False
-    # An element's id and class are read up to this many characters each, and a node's path (its
-    # ancestors' tags, ids and classes) keeps its first `max_path_chars`: the paths of a page hold at most
-    # `max_blocks` times that, whatever its depth or class attributes. Real pages stay under half of each
-    # (a theme's 7,400 characters of body classes, paths of 8,200).
+    """Keep each link's anchor text (`ExtractionResult.link_blocks`): a focused crawl weighs links by it; off,
+    extraction does not pay for it."""
     max_name_chars: int = 16_384
+    """An element's id and class are read up to this many characters each, and a node's path (its ancestors'
+    tags, ids and classes) keeps its first `max_path_chars`: the paths of a page hold at most `max_blocks`
+    times that, whatever its depth or class attributes. Real pages stay under half of each (a theme's 7,400
+    characters of body classes, paths of 8,200)."""
     max_path_chars: int = 16_384
-    # A hidden element holding this share of the text a reader sees (scripts and styles left out) is
-    # revealed by a script (a paywall, an anti-flicker snippet), so it is kept: half, the article itself.
     keep_hidden_share: float = 0.5
+    """A hidden element holding this share of the text a reader sees (scripts and styles left out) is revealed
+    by a script (a paywall, an anti-flicker snippet), so it is kept: half, the article itself."""
     keep_hidden_min_chars: int = 500
 
-    # Seed 002, noise score of a raw chunk.
+    # Seed 002: the noise score of a raw chunk, F = sum of alpha_i f_i, is noise over the threshold.
     noise_alpha: float = 0.2
     noise_threshold: float = 0.5
-    # Seed 002, content weight of a block.
+    # Seed 002: the content weight of a block, NLTD + NATD + beta * PMD.
     content_beta: float = 0.7
     noise_word_count: int = 5
+    """A block of this many noise words ("share", "login", "copyright") or more loses `noise_word_penalty`."""
     noise_word_penalty: float = 0.6
     noise_word_max_chars: int = 400
+    """Only blocks up to this long are searched for noise words: in a long text they are prose."""
 
     # Block votes for their ancestors (readability's paragraph score: length points, commas).
     vote_chars_per_point: int = 100
     vote_max_length_points: float = 3.0
     vote_max_punctuation: int = 10
+    """Commas and other punctuation score up to this many, `vote_punctuation` each."""
     vote_punctuation: float = 0.5
     list_vote_factor: float = 0.5
+    """List items and table cells vote at this share: a list is as often a menu as content."""
 
     # Block qualification (seed 001 steps 3 to 5).
     max_link_density: float = 0.5
+    """A block whose link-text share is over this is a link block: it does not vote, and is noise unless it is
+    long prose (`long_block_chars`, `max_prose_link_density`)."""
     max_prose_link_density: float = 0.75
     long_block_chars: int = 100
     short_block_chars: int = 40
+    """A shorter block neither votes nor counts as the good text of its ancestors."""
     sibling_score_ratio: float = 0.2
+    """A sibling of the content node scoring at least this share of the best node's score joins it."""
     ancestor_decay: float = 0.5
     ancestor_levels: int = 3
+    """A block's vote goes to its container and this many ancestors, times `ancestor_decay` a level."""
     class_hint_weight: float = 0.3
-    # A template-named node holding this share of the area's good text is a layout wrapper.
     wrapper_good_share: float = 0.5
+    """A template-named node holding this share of the area's good text is a layout wrapper."""
     widen_good_ratio: float = 0.5
     widen_min_gain: float = 0.2
+    """The content node widens to its parent while the parent adds at least `widen_good_ratio` good text of
+    all it adds, and at least this share of the good text already held."""
     spread_share: float = 0.3
+    """A content node holding under this share of the page's good text is not where the content lives: the
+    page's `<main>` (or body) is taken instead."""
     hub_max_prose_chars: int = 600
+    """A page with less good text than this is a hub (a listing): its links vote too."""
     duplicate_min_chars: int = 60
-    # Content blocks shorter than this between noise on both sides are chrome (jusText's context step).
+    """A content text at least this long found again in another container is a responsive copy."""
     stranded_max_chars: int = 40
+    """Content blocks shorter than this between noise on both sides are chrome (jusText's context step)."""
 
     # Output.
     include_captions: bool = False

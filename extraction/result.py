@@ -126,11 +126,17 @@ class BlockFeatures:
     punctuation_count: int
     depth: int
     position: float
+    """The block's place in the page, from 0 (first) towards 1."""
     nltd: float
+    """Link text density: the share of the block's text that is anchor text."""
     natd: float
+    """Non-anchor text density: the block's share of the page's text outside links."""
     pmd: float
+    """Punctuation mark density: the block's share of the page's punctuation."""
     noise_score: float
+    """Seed 002's F, the weighted noise features (e-mails, links, interaction elements, forms)."""
     content_weight: float
+    """Seed 002's (1 - NLTD) + NATD + beta * PMD, less the noise-word penalty."""
 
     def __init__(  # noqa: PLR0913 (one parameter per field, as the generated one)
         self,

@@ -28,25 +28,23 @@ _CONTENT, _NOISE = Label.CONTENT.value, Label.NOISE.value
 
 @dataclass(slots=True)
 class BlockRecord:
-    """One block of a page as it is stored: its hash always, its text only when it is content.
-
-    `label` and `rule` (an `extraction.Rule` value) are its decision; `slot` and `shape` the site model's
-    keys (`extraction.site_models.BlockKey`); `page_label` and `page_rule` the single-page decision, which
-    a site model revises into `label` and `rule`.
-    """
+    """One block of a page as it is stored: its hash always, its text only when it is content."""
 
     position: int
     hash: str
     label: str
     rule: int
+    """`label` and `rule` (an `extraction.Rule` value) are the block's decision."""
     path: str
     kind: str
     text: str
     tag: str = ""
     slot: str = ""
     shape: str | None = None
+    """`slot` and `shape` are the site model's keys (`extraction.site_models.BlockKey`)."""
     page_label: str = ""
     page_rule: int = 0
+    """The single-page decision, which a site model revises into `label` and `rule`."""
 
     @classmethod
     def of(cls, block: Block, key: BlockKey) -> BlockRecord:

@@ -33,17 +33,20 @@ REVISITED = (UrlState.STORED, UrlState.GONE, UrlState.FAILED, UrlState.SKIPPED)
 @dataclass(slots=True)
 class UrlRecord:
     """An outcome of a request that stores no page: the URL, its site and new state, why, and what the
-    fetch said (when it answered: `fetched_at`; validators of a 304)."""
+    fetch said."""
 
     url: str
     site: str
     state: UrlState
     reason: str = ""
     target: str = ""
+    """Where a redirect or an alias leads."""
     fetched_at: datetime | None = None
+    """When the server answered (None: it did not)."""
     depth: int = 0
     referrer: str = ""
     not_modified: bool = False
+    """A 304: the stored page stands."""
 
     def __repr__(self) -> str:
         return f"UrlRecord(url={self.url!r}, state={self.state.name}, reason={self.reason!r})"

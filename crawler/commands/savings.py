@@ -18,42 +18,26 @@ import argparse
 from pathlib import Path
 from typing import Any, ClassVar
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from sqlalchemy.exc import SQLAlchemyError
 
 from crawler.addon import apply_defaults
-from crawler.commands._errors import one_line_errors
+from crawler.command_base import ProjectCommand
 from crawler.report import render_report, write_plot
 from pipelines.storage.baseline import baseline_size
 from pipelines.storage.db import StoreError, describe
 from pipelines.storage.sizes import savings_report
 
 
-class Command(ScrapyCommand):
-    """Print what the store costs on disk, per site and per part; optionally against a baseline, as a plot."""
+class Command(ProjectCommand):
+    """Print what the store costs on disk, per site and per part, against the HTML fetched."""
 
-    requires_project = True
-    requires_crawler_process = False
+    usage = "[--baseline URL] [--plot FILE.svg]"
     default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
-
-    def syntax(self) -> str:
-        """The options after `scrapy savings`."""
-        return "[--baseline URL] [--plot FILE.svg]"
-
-    def short_desc(self) -> str:
-        """One line for `scrapy -h`."""
-        return "Print what the store costs on disk, per site and per part, against the HTML fetched"
-
-    def long_desc(self) -> str:
-        """The text of `scrapy savings -h`."""
-        return str(__doc__)
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         """Scrapy's options, and the baseline store and the plot."""
         super().add_options(parser)
-        assert self.settings is not None
-        one_line_errors(parser, "savings", self.settings)
         parser.add_argument("--baseline", metavar="URL", default="", help="the baseline store of the crawl")
         parser.add_argument("--plot", metavar="FILE", default="", help="write an SVG chart of the sizes")
 

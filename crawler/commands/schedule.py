@@ -30,13 +30,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.conf import arglist_to_dict
 from scrapy.utils.log import configure_logging
 
 from crawler.addon import apply_defaults
-from crawler.commands._errors import one_line_errors
+from crawler.command_base import ProjectCommand
 from pipelines.lock import CrawlLock, CrawlLockHeldError
 from pipelines.revisit import parse_duration
 from pipelines.storage import make_engine
@@ -45,17 +44,10 @@ from records import stats
 logger = logging.getLogger(__name__)
 
 
-class Command(ScrapyCommand):
-    """Run ``scrapy crawl SPIDER`` every interval, each run in its own process."""
+class Command(ProjectCommand):
+    """Run a crawl every INTERVAL (an incremental recrawl each time) until stopped."""
 
-    requires_project = True
-    requires_crawler_process = False
-
-    def syntax(self) -> str:
-        return "[options] <spider> --every INTERVAL"
-
-    def short_desc(self) -> str:
-        return "Run a crawl every INTERVAL (an incremental recrawl each time) until stopped"
+    usage = "[options] <spider> --every INTERVAL"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         """Scrapy's common options, spider arguments, the interval and a number of runs."""
@@ -63,8 +55,6 @@ class Command(ScrapyCommand):
         parser.add_argument("-a", dest="spargs", action="append", default=[], metavar="NAME=VALUE")
         parser.add_argument("--every", metavar="INTERVAL", help="time between two runs' starts, e.g. 6h")
         parser.add_argument("--runs", type=int, default=0, metavar="N", help="stop after N runs (0: never)")
-        assert self.settings is not None
-        one_line_errors(parser, "schedule", self.settings)
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         """Check the interval and the spider arguments before the first run."""

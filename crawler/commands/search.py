@@ -13,43 +13,27 @@ from __future__ import annotations
 import argparse
 from typing import Any, ClassVar
 
-from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.conf import arglist_to_dict
 from sqlalchemy.exc import SQLAlchemyError
 
 from crawler.addon import apply_defaults
-from crawler.commands._errors import one_line_errors
+from crawler.command_base import ProjectCommand
 from pipelines.storage.db import StoreError, describe, existing_engine, session_factory
 from pipelines.storage.search import Hit, search
 
 _DEFAULT_LIMIT = 10
 
 
-class Command(ScrapyCommand):
+class Command(ProjectCommand):
     """Search the clean text of the stored pages."""
 
-    requires_project = True
-    requires_crawler_process = False
+    usage = '"terms" [-a site=HOST] [-a limit=N]'
     default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
-
-    def syntax(self) -> str:
-        """The arguments after `scrapy search`."""
-        return '"terms" [-a site=HOST] [-a limit=N]'
-
-    def short_desc(self) -> str:
-        """One line for `scrapy -h`."""
-        return "Search the clean text of the stored pages"
-
-    def long_desc(self) -> str:
-        """The text of `scrapy search -h`."""
-        return str(__doc__)
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         """Scrapy's options, and -a NAME=VALUE for the site and the number of hits."""
         super().add_options(parser)
-        assert self.settings is not None
-        one_line_errors(parser, "search", self.settings)
         parser.add_argument(
             "-a",
             dest="search_args",

@@ -55,6 +55,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
+from crawler.checks import settings_group
 from crawler.focus import Focus, FocusWeights, parse_topic
 from crawler.scope import Scope, SeedError, parse_seeds
 from crawler.traps import TrapGuards, TrapLimits
@@ -148,9 +149,7 @@ class SiteSpider(Spider):
         usable_seeds(parse_seeds(seeds, seeds_file), settings.getint("URLLENGTH_LIMIT"))
         _count_argument("max_pages", max_pages)
         _count_argument("max_depth", max_depth)
-        TrapLimits.from_settings(settings)
-        if parse_topic(topic, topic_file) is not None:
-            FocusWeights.from_settings(settings)
+        parse_topic(topic, topic_file)
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
@@ -167,9 +166,9 @@ class SiteSpider(Spider):
         if spider.max_depth:
             # Settings are still open here (Crawler.crawl applies them after creating the spider).
             crawler.settings.set("DEPTH_LIMIT", spider.max_depth, priority="spider")
-        spider.guards = TrapGuards(TrapLimits.from_settings(crawler.settings))
+        spider.guards = TrapGuards(settings_group(TrapLimits, crawler.settings, "TRAP_"))
         if spider.topic is not None:
-            spider.focus = Focus(spider.topic, FocusWeights.from_settings(crawler.settings))
+            spider.focus = Focus(spider.topic, settings_group(FocusWeights, crawler.settings, "FOCUS_"))
         spider.seeds = usable_seeds(spider.seeds, crawler.settings.getint("URLLENGTH_LIMIT"))
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._item_dropped, signal=signals.item_dropped)

@@ -44,20 +44,20 @@ class PageScore:
     @property
     def precision(self) -> float:
         """tp/(tp+fp); 1 when fp = fn = 0, 0 when tp = fp = 0."""
-        if self.fp == 0 and self.fn == 0:
-            return 1.0
-        if self.tp == 0 and self.fp == 0:
-            return 0.0
-        return self.tp / (self.tp + self.fp)
+        return self._share_right(self.fp)
 
     @property
     def recall(self) -> float:
         """tp/(tp+fn); 1 when fp = fn = 0, 0 when tp = fn = 0."""
+        return self._share_right(self.fn)
+
+    def _share_right(self, wrong: int) -> float:
+        # Nothing to find and nothing found is a perfect score; nothing right at all scores 0.
         if self.fp == 0 and self.fn == 0:
             return 1.0
-        if self.tp == 0 and self.fn == 0:
+        if self.tp == 0 and wrong == 0:
             return 0.0
-        return self.tp / (self.tp + self.fn)
+        return self.tp / (self.tp + wrong)
 
 
 @dataclass(slots=True, frozen=True)

@@ -68,6 +68,11 @@ class Method(ABC, Generic[ParamsT]):
         if params is not None and not isinstance(params, self.params_type):
             raise TypeError(f"{self.name} takes {self.params_type.__name__}, not {type(params).__name__}")
         self.params: ParamsT = params if params is not None else cast(ParamsT, self.params_type())
+        self.setup()
+
+    def setup(self) -> None:
+        """Build what the method keeps between pages from its params (a site-level method's memory of the
+        pages it learned); most keep nothing."""
 
     def learn(self, pages: Sequence[SitePage]) -> None:
         """Learn from pages of one site or cluster (site-level methods; a later call adds to what was

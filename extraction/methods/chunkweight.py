@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 
 from lxml import etree
 
-from extraction.config import ExtractionConfig
 from extraction.features import compute_features, content_weight, noise_score
 from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.common import Subtrees, label_segmented
@@ -55,10 +54,8 @@ class ChunkWeight(Method[ChunkWeightParams]):
     paper = "seed 002: raw chunks, noise score F, content weight NLTD + NATD + beta * PMD"
     params_type = ChunkWeightParams
 
-    def __init__(
-        self, config: ExtractionConfig | None = None, params: ChunkWeightParams | None = None
-    ) -> None:
-        super().__init__(config, params)
+    def setup(self) -> None:
+        """The config whose noise-word window is this method's, and the tags that make a chunk."""
         self._window_config = replace(self.config, noise_word_max_chars=self.params.noise_word_max_chars)
         self._chunk_tags = frozenset(self.params.chunk_tags.split())
 

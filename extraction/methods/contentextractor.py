@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from extraction.config import ExtractionConfig
 from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.getblocks import getblocks, tag_set
 from extraction.methods.kfe import KfeParams, label_by_kfe
@@ -119,10 +118,8 @@ class ContentExtractor(Method[ContentExtractorParams]):
     site_level = True
     params_type = ContentExtractorParams
 
-    def __init__(
-        self, config: ExtractionConfig | None = None, params: ContentExtractorParams | None = None
-    ) -> None:
-        super().__init__(config, params)
+    def setup(self) -> None:
+        """An empty block store: the blocks of the pages learned, by similarity."""
         self.store = BlockStore(self.params.similarity)
         self.keys: dict[str, int] = {}
 

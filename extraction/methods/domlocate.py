@@ -35,8 +35,10 @@ class DomLocateParams(Params):
     # <marquee>, beside the scripts, styles and metas every method drops).
     unrelated_tags: str = "form marquee"
     max_link_density: float = 0.2
+    """A node whose anchor text is over this share of its text is not content."""
     min_punctuation_density: float = 0.01
     min_text_chars: int = 250
+    """A node with less text than this is too small to hold the content."""
 
 
 class DomLocate(Method[DomLocateParams]):

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from extraction.config import ExtractionConfig
 from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.cluster_terms import ClusterTerms, EntropyOf
 from extraction.methods.getblocks import GetBlocksParams, getblocks, nearest_nodes, runs, tag_set
@@ -143,10 +142,8 @@ class InfoDiscoverer(Method[InfoDiscovererParams]):
     site_level = True
     params_type = InfoDiscovererParams
 
-    def __init__(
-        self, config: ExtractionConfig | None = None, params: InfoDiscovererParams | None = None
-    ) -> None:
-        super().__init__(config, params)
+    def setup(self) -> None:
+        """Empty term sums: the terms of the pages learned."""
         self.terms = ClusterTerms()
 
     def learn(self, pages: Sequence[SitePage]) -> None:

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 import numpy as np
 from lxml import etree
 
-from extraction.config import ExtractionConfig
 from extraction.links import normalise_url
 from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.cluster_terms import ClusterTerms, EntropyOf
@@ -153,8 +152,8 @@ class KMib(Method[KMibParams]):
     site_level = True
     params_type = KMibParams
 
-    def __init__(self, config: ExtractionConfig | None = None, params: KMibParams | None = None) -> None:
-        super().__init__(config, params)
+    def setup(self) -> None:
+        """Empty term sums and documents: the pages learned."""
         self.terms = ClusterTerms()
         self.documents: dict[str, frozenset[str]] = {}
 

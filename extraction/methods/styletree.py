@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from extraction.config import ExtractionConfig
 from extraction.methods.base import Method, Params, SitePage
 from extraction.methods.marks import block_marks, mark
 from extraction.methods.sitepages import finish, label, learned_pages, page_key
@@ -51,8 +50,8 @@ class SiteStyleTree(Method[StyleTreeParams]):
     site_level = True
     params_type = StyleTreeParams
 
-    def __init__(self, config: ExtractionConfig | None = None, params: StyleTreeParams | None = None) -> None:
-        super().__init__(config, params)
+    def setup(self) -> None:
+        """An empty style tree over the attributes the params name."""
         self.tree = StyleTree(tuple(self.params.attributes.lower().split()))
         self.keys: set[str] = set()
 

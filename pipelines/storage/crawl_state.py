@@ -62,11 +62,11 @@ def record_fetches(
     links, and the other outcomes."""
     moment = int(now.timestamp())
     ids = _url_ids(session, _met(pages, outcomes), moment)
-    summary = StateSummary()
-    summary.queued = _queue_links(session, pages, ids, moment)
-    _record_pages(session, pages, written, ids, policy, moment, summary)
-    _record_outcomes(session, outcomes, ids, policy, moment, summary)
-    return summary
+    batch = _Batch(session, ids, policy, moment, StateSummary())
+    batch.summary.queued = _queue_links(session, pages, ids, moment)
+    _record_pages(batch, pages, written)
+    _record_outcomes(batch, outcomes)
+    return batch.summary
 
 
 def due_urls(session: Session, hosts: Iterable[str], now: datetime) -> list[DueUrl]:
@@ -154,45 +154,49 @@ def _queue_links(session: Session, pages: Sequence[PageRecord], ids: Mapping[str
     return len(rows)
 
 
-def _record_pages(
-    session: Session,
-    pages: Sequence[PageRecord],
-    written: BatchSummary,
-    ids: Mapping[str, int],
-    policy: RevisitPolicy,
-    moment: int,
-    summary: StateSummary,
-) -> None:
-    before = _previous(session, [ids[page.url] for page in pages])
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """What each part of a batch's crawl state is written with: the URLs' row ids, the revisit policy, the
+    batch's time, and the summary it adds to."""
+
+    session: Session
+    ids: Mapping[str, int]
+    policy: RevisitPolicy
+    moment: int
+    summary: StateSummary
+
+
+def _record_pages(batch: _Batch, pages: Sequence[PageRecord], written: BatchSummary) -> None:
+    before = _previous(batch, [page.url for page in pages])
     rows, redirects = [], []
     for page in pages:
-        row_id = ids[page.url]
-        interval, fetched_at, old_html = before.get(row_id, (None, None, None))
+        row_id = batch.ids[page.url]
+        interval, fetched_at, old_html = before.get(page.url, (None, None, None))
         new_html = hash_to_int(page.html_hash) if page.html_hash else None
         fetched_before = fetched_at is not None
-        changed = fetched_before and policy.changed(page.url in written.revised, (old_html, new_html))
-        summary.changed += changed
-        summary.unchanged += fetched_before and not changed
-        interval = _interval(policy, interval, changed)
+        changed = fetched_before and batch.policy.changed(page.url in written.revised, (old_html, new_html))
+        batch.summary.changed += changed
+        batch.summary.unchanged += fetched_before and not changed
+        interval = _interval(batch.policy, interval, changed)
         rows.append(
-            {"row_id": row_id, "page_id": written.page_ids[page.url], "fetched_at": moment,
+            {"row_id": row_id, "page_id": written.page_ids[page.url], "fetched_at": batch.moment,
              "etag": page.etag or None, "last_modified": page.last_modified or None, "html_hash": new_html,
-             "interval": interval, "due_at": moment + interval, "changed": int(changed)}
+             "interval": interval, "due_at": batch.moment + interval, "changed": int(changed)}
         )  # fmt: skip
-        redirects += [{"row_id": ids[url], "target_id": row_id} for url in page.redirects]
-    _execute(session, _STORED, rows)
-    _execute(session, _REDIRECTED, redirects)
+        redirects += [{"row_id": batch.ids[url], "target_id": row_id} for url in page.redirects]
+    _execute(batch.session, _STORED, rows)
+    _execute(batch.session, _REDIRECTED, redirects)
 
 
-def _previous(session: Session, row_ids: Sequence[int]) -> dict[int, _Previous]:
-    """The interval, last fetch time and HTML hash of rows before this batch."""
-    found: dict[int, _Previous] = {}
-    for start in range(0, len(row_ids), CHUNK):
-        query = select(CrawlUrl.id, CrawlUrl.interval, CrawlUrl.fetched_at, CrawlUrl.html_hash).where(
-            CrawlUrl.id.in_(row_ids[start : start + CHUNK])
+def _previous(batch: _Batch, urls: Sequence[str]) -> dict[str, _Previous]:
+    """The interval, last fetch time and HTML hash of these URLs' rows before this batch."""
+    found: dict[str, _Previous] = {}
+    for start in range(0, len(urls), CHUNK):
+        query = select(CrawlUrl.url, CrawlUrl.interval, CrawlUrl.fetched_at, CrawlUrl.html_hash).where(
+            CrawlUrl.id.in_([batch.ids[url] for url in urls[start : start + CHUNK]])
         )
-        for row_id, interval, fetched_at, html in session.execute(query):
-            found[row_id] = (interval, fetched_at, html)
+        for url, interval, fetched_at, html in batch.session.execute(query):
+            found[url] = (interval, fetched_at, html)
     return found
 
 
@@ -201,21 +205,14 @@ def _interval(policy: RevisitPolicy, seconds: int | None, changed: bool) -> int:
     return int(policy.next_interval(current, changed).total_seconds())
 
 
-def _record_outcomes(
-    session: Session,
-    outcomes: Sequence[UrlRecord],
-    ids: Mapping[str, int],
-    policy: RevisitPolicy,
-    moment: int,
-    summary: StateSummary,
-) -> None:
-    before = _previous(session, [ids[outcome.url] for outcome in outcomes])
+def _record_outcomes(batch: _Batch, outcomes: Sequence[UrlRecord]) -> None:
+    session, summary, moment = batch.session, batch.summary, batch.moment
+    before = _previous(batch, [outcome.url for outcome in outcomes])
     checked, settled = [], []
     for outcome in outcomes:
-        row_id = ids[outcome.url]
-        old = before.get(row_id)
-        interval = _interval(policy, old[0] if old else None, changed=False)
-        times: dict[str, Any] = {"row_id": row_id, "fetched_at": moment, "interval": interval}
+        old = before.get(outcome.url)
+        interval = _interval(batch.policy, old[0] if old else None, changed=False)
+        times: dict[str, Any] = {"row_id": batch.ids[outcome.url], "fetched_at": moment, "interval": interval}
         # No answer: due again at once, so the next crawl tries it before anything else.
         times["due_at"] = moment if outcome.state == UrlState.FAILED else moment + interval
         if outcome.not_modified:
@@ -223,7 +220,7 @@ def _record_outcomes(
             checked.append(times)
             continue
         summary.gone += outcome.state == UrlState.GONE
-        target = ids.get(outcome.target) if outcome.target else None
+        target = batch.ids.get(outcome.target) if outcome.target else None
         settled.append(
             times | {"state": outcome.state, "reason": outcome.reason or None, "target_id": target}
         )

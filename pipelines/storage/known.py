@@ -30,10 +30,11 @@ _Value = TypeVar("_Value")
 
 @dataclass(frozen=True, slots=True)
 class KnownBlock:
-    """A dictionary block: its id, and the exact hash of its text (0: it holds none)."""
+    """A block of the dictionary (`blocks`)."""
 
     id: int
     text_hash: int
+    """The exact hash of its text (0: it holds none)."""
 
 
 @dataclass(slots=True)

@@ -42,6 +42,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.expression import TableClause
 
 CONTENT = "content"
 NOISE = "noise"
@@ -248,77 +249,36 @@ class StoreMeasure(Base):
     measured_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-# The views of the stable SQL interface, described for `select()` (the migrations create them).
-page_versions = table(
-    "page_versions",
-    column("page_id", Integer),
-    column("url", String),
-    column("version", Integer),
-    column("fetched_at", DateTime(timezone=True)),
-    column("content_hash", BigInteger),
-    column("blocks", Integer),
-)
-page_changes = table(
-    "page_changes",
-    column("page_id", Integer),
-    column("url", String),
-    column("version", Integer),
-    column("changed_at", DateTime(timezone=True)),
-    column("blocks_added", Integer),
-    column("blocks_removed", Integer),
-)
-clean_pages_all = table(
-    "clean_pages_all",
-    column("page_id", Integer),
-    column("url", String),
-    column("site", String),
-    column("cluster", String),
-    column("fetched_at", DateTime(timezone=True)),
-    column("title", Text),
-    column("text", Text),
-    column("gone_at", DateTime(timezone=True)),
-    column("relevance", Float),
-)
-clean_pages = table(
-    "clean_pages",
-    column("page_id", Integer),
-    column("url", String),
-    column("site", String),
-    column("cluster", String),
-    column("fetched_at", DateTime(timezone=True)),
-    column("title", Text),
-    column("text", Text),
-    column("relevance", Float),
-)
-page_blocks = table(
-    "page_blocks",
-    column("page_id", Integer),
-    column("position", Integer),
-    column("block_id", Integer),
-    column("block_hash", String),
-    column("label", String),
-    column("rule", String),
-    column("reason", Text),
-    column("text", Text),
-)
-index_savings = table(
+# The views of the stable SQL interface, described for `select()` (the migrations create them). A column
+# name has one type in every view.
+_TIME = DateTime(timezone=True)
+_VIEW_COLUMN_TYPES: dict[str, Any] = {
+    "page_id": Integer, "url": String, "site": String, "cluster": String, "title": Text, "text": Text,
+    "fetched_at": _TIME, "changed_at": _TIME, "gone_at": _TIME, "measured_at": _TIME, "relevance": Float,
+    "version": Integer, "content_hash": BigInteger, "blocks": Integer, "blocks_added": Integer,
+    "blocks_removed": Integer, "position": Integer, "block_id": Integer, "block_hash": String,
+    "label": String, "rule": String, "reason": Text, "pages": Integer, "raw_html_bytes": BigInteger,
+    "visible_text_bytes": BigInteger, "clean_text_bytes": BigInteger, "stored_bytes": BigInteger,
+    "stored_vs_html": Float, "stored_vs_text": Float, "part": String, "relation": String, "bytes": BigInteger,
+}  # fmt: skip
+
+
+def _view(name: str, columns: str) -> TableClause:
+    return table(name, *(column(label, _VIEW_COLUMN_TYPES[label]) for label in columns.split()))
+
+
+page_versions = _view("page_versions", "page_id url version fetched_at content_hash blocks")
+page_changes = _view("page_changes", "page_id url version changed_at blocks_added blocks_removed")
+_CLEAN_PAGE = "page_id url site cluster fetched_at title text"
+clean_pages_all = _view("clean_pages_all", f"{_CLEAN_PAGE} gone_at relevance")
+clean_pages = _view("clean_pages", f"{_CLEAN_PAGE} relevance")
+page_blocks = _view("page_blocks", "page_id position block_id block_hash label rule reason text")
+index_savings = _view(
     "index_savings",
-    column("site", String),
-    column("pages", Integer),
-    column("raw_html_bytes", BigInteger),
-    column("visible_text_bytes", BigInteger),
-    column("clean_text_bytes", BigInteger),
-    column("stored_bytes", BigInteger),
-    column("stored_vs_html", Float),
-    column("stored_vs_text", Float),
+    "site pages raw_html_bytes visible_text_bytes clean_text_bytes stored_bytes "
+    "stored_vs_html stored_vs_text",
 )
-store_size = table(
-    "store_size",
-    column("part", String),
-    column("relation", String),
-    column("bytes", BigInteger),
-    column("measured_at", DateTime(timezone=True)),
-)
+store_size = _view("store_size", "part relation bytes measured_at")
 
 
 # The tables a crawl rewrites rows of: what compacting rewrites (`pipelines.storage.db.compact`).

@@ -6,7 +6,9 @@ import pytest
 from scrapy.settings import Settings
 
 from crawler.addon import apply_defaults
-from crawler.checks import SettingError, check_crawl_settings
+from crawler.checks import SettingError, check_crawl_settings, settings_group
+from crawler.focus import FocusWeights
+from crawler.traps import TrapLimits
 
 
 def settings(**values: object) -> Settings:
@@ -31,6 +33,7 @@ def test_the_defaults_pass() -> None:
         ),
         ({"RETRY_AFTER_MAX": "-1"}, "RETRY_AFTER_MAX=-1.0 is out of range"),
         ({"RECRAWL_DEC_RATE": "1.5"}, "RECRAWL_DEC_RATE=1.5 is out of range: it must be from 0 to 1"),
+        ({"FOCUS_TEMPLATE_FACTOR": "2"}, "FOCUS_TEMPLATE_FACTOR=2.0 is out of range: it must be from 0 to 1"),
         ({"NOISE_ENABLED": "perhaps"}, "NOISE_ENABLED='perhaps' is not a boolean"),
         ({"database_url": "sqlite:///x.db"}, "unknown setting database_url: setting names are upper case"),
         ({"Extraction_Max_Blocks": "5"}, "did you mean EXTRACTION_MAX_BLOCKS?"),
@@ -44,3 +47,14 @@ def test_a_wrong_setting_is_named(values: dict[str, object], message: str) -> No
 
 def test_lower_case_names_of_nothing_known_are_left_alone() -> None:
     check_crawl_settings(settings(my_own_setting="1"))
+
+
+def test_a_settings_group_reads_each_field_from_its_setting() -> None:
+    limits = settings_group(TrapLimits, settings(TRAP_MAX_QUERY_VARIANTS="7"), "TRAP_")
+    assert limits == TrapLimits(100_000, 7, 10_000, 3)
+    assert settings_group(FocusWeights, settings(FOCUS_BLOCK_SIGNAL="False"), "FOCUS_").block_signal is False
+
+
+def test_a_settings_group_checks_what_it_reads() -> None:
+    with pytest.raises(SettingError, match="TRAP_MAX_PATTERN_URLS=-1 is out of range"):
+        settings_group(TrapLimits, settings(TRAP_MAX_PATTERN_URLS="-1"), "TRAP_")

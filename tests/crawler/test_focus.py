@@ -5,7 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scrapy.settings import Settings
 
+from crawler import default_settings
+from crawler.checks import settings_group
 from crawler.focus import Focus, FocusWeights, Saturation, parse_topic
 from extraction import ExtractionConfig, extract
 from extraction.topic import Topic
@@ -23,6 +26,14 @@ has the details, with the varieties that did best here.</p>
 </article><footer><p>Copyright the Garden Club</p></footer></body></html>"""
 
 
+def weights(**settings: object) -> FocusWeights:
+    """The focus weights of the default settings, but for `settings`."""
+    values = Settings()
+    values.setmodule(default_settings)
+    values.setdict(settings)
+    return settings_group(FocusWeights, values, "FOCUS_")
+
+
 def test_parse_topic_reads_words_or_a_file(tmp_path: Path) -> None:
     assert parse_topic(None, None) is None
     assert parse_topic("Growing tomatoes", None).terms == ("grow", "tomato")  # type: ignore[union-attr]
@@ -37,7 +48,7 @@ def test_parse_topic_reads_words_or_a_file(tmp_path: Path) -> None:
 
 def test_a_content_link_outranks_a_menu_link_of_equal_words() -> None:
     result = extract(PAGE, url="http://garden.test/notes/may", config=ExtractionConfig(anchor_texts=True))
-    focus = Focus(Topic.of("growing tomatoes"), FocusWeights())
+    focus = Focus(Topic.of("growing tomatoes"), weights())
     priorities = focus.priorities(result, focus.page_relevance(result))
     assert priorities["http://garden.test/guide/tomatoes"] > priorities["http://garden.test/menu/tomatoes"]
     assert priorities["http://garden.test/menu/tomatoes"] > priorities["http://garden.test/about"]
@@ -45,7 +56,7 @@ def test_a_content_link_outranks_a_menu_link_of_equal_words() -> None:
 
 def test_without_the_block_signal_equal_words_rank_equal() -> None:
     result = extract(PAGE, url="http://garden.test/notes/may", config=ExtractionConfig(anchor_texts=True))
-    focus = Focus(Topic.of("growing tomatoes"), FocusWeights(block_signal=False))
+    focus = Focus(Topic.of("growing tomatoes"), weights(FOCUS_BLOCK_SIGNAL=False))
     priorities = focus.priorities(result, focus.page_relevance(result))
     assert priorities["http://garden.test/guide/tomatoes"] == priorities["http://garden.test/menu/tomatoes"]
 

@@ -136,71 +136,52 @@ def downgrade() -> None:
 def _create_tables() -> None:
     op.create_table(
         "sites",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("host", sa.String(), nullable=False),
-        sa.PrimaryKeyConstraint("id", name="pk_sites"),
-        sa.UniqueConstraint("host", name="uq_sites_host"),
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("host", sa.String(), nullable=False, unique=True),
     )
     op.create_table(
         "clusters",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("site_id", sa.Integer(), nullable=False),
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("site_id", sa.Integer(), sa.ForeignKey("sites.id", ondelete="CASCADE"), nullable=False),
         sa.Column("signature", sa.String(), nullable=False),
         sa.Column("page_count", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["site_id"], ["sites.id"], name="fk_clusters_site_id_sites", ondelete="CASCADE"
-        ),
-        sa.PrimaryKeyConstraint("id", name="pk_clusters"),
         sa.UniqueConstraint("site_id", "signature", name="uq_clusters_site_id_signature"),
     )
     _create_pages()
     op.create_table(
         "blocks",
-        sa.Column("hash", sa.String(length=16), nullable=False),
+        sa.Column("hash", sa.String(length=16), primary_key=True),
         sa.Column("text", sa.Text(), nullable=True),
         sa.Column("first_seen", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("hash", name="pk_blocks"),
     )
     _create_page_blocks()
     op.create_table(
         "cluster_block_counts",
-        sa.Column("cluster_id", sa.Integer(), nullable=False),
-        sa.Column("block_hash", sa.String(length=16), nullable=False),
+        sa.Column(
+            "cluster_id", sa.Integer(), sa.ForeignKey("clusters.id", ondelete="CASCADE"), primary_key=True
+        ),
+        sa.Column("block_hash", sa.String(length=16), sa.ForeignKey("blocks.hash"), primary_key=True),
         sa.Column("pages", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["block_hash"], ["blocks.hash"], name="fk_cluster_block_counts_block_hash_blocks"
-        ),
-        sa.ForeignKeyConstraint(
-            ["cluster_id"],
-            ["clusters.id"],
-            name="fk_cluster_block_counts_cluster_id_clusters",
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("cluster_id", "block_hash", name="pk_cluster_block_counts"),
     )
 
 
 def _create_pages() -> None:
     op.create_table(
         "pages",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("url", sa.String(), nullable=False),
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("url", sa.String(), nullable=False, unique=True),
         sa.Column("final_url", sa.String(), nullable=False),
         sa.Column("status", sa.Integer(), nullable=False),
         sa.Column("fetched_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("title", sa.Text(), nullable=False),
-        sa.Column("site_id", sa.Integer(), nullable=False),
-        sa.Column("cluster_id", sa.Integer(), nullable=True),
+        sa.Column("site_id", sa.Integer(), sa.ForeignKey("sites.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "cluster_id", sa.Integer(), sa.ForeignKey("clusters.id", ondelete="SET NULL"), nullable=True
+        ),
         sa.Column("raw_html_bytes", sa.Integer(), nullable=False),
         sa.Column("visible_text_bytes", sa.Integer(), nullable=False),
         sa.Column("stored_bytes", sa.Integer(), nullable=False),
         sa.Column("content_hash", sa.String(length=16), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["cluster_id"], ["clusters.id"], name="fk_pages_cluster_id_clusters", ondelete="SET NULL"
-        ),
-        sa.ForeignKeyConstraint(["site_id"], ["sites.id"], name="fk_pages_site_id_sites", ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("id", name="pk_pages"),
-        sa.UniqueConstraint("url", name="uq_pages_url"),
     )
     op.create_index("ix_pages_cluster_id", "pages", ["cluster_id"])
     op.create_index("ix_pages_site_id", "pages", ["site_id"])
@@ -209,16 +190,11 @@ def _create_pages() -> None:
 def _create_page_blocks() -> None:
     op.create_table(
         "page_blocks",
-        sa.Column("page_id", sa.Integer(), nullable=False),
-        sa.Column("position", sa.Integer(), nullable=False),
-        sa.Column("block_hash", sa.String(length=16), nullable=False),
+        sa.Column("page_id", sa.Integer(), sa.ForeignKey("pages.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("position", sa.Integer(), primary_key=True),
+        sa.Column("block_hash", sa.String(length=16), sa.ForeignKey("blocks.hash"), nullable=False),
         sa.Column("label", sa.String(length=8), nullable=False),
         sa.Column("reason", sa.Text(), nullable=False),
         sa.CheckConstraint("label IN ('content', 'noise')", name="ck_page_blocks_label"),
-        sa.ForeignKeyConstraint(["block_hash"], ["blocks.hash"], name="fk_page_blocks_block_hash_blocks"),
-        sa.ForeignKeyConstraint(
-            ["page_id"], ["pages.id"], name="fk_page_blocks_page_id_pages", ondelete="CASCADE"
-        ),
-        sa.PrimaryKeyConstraint("page_id", "position", name="pk_page_blocks"),
     )
     op.create_index("ix_page_blocks_block_hash", "page_blocks", ["block_hash"])

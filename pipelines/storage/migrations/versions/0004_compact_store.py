@@ -48,47 +48,27 @@ down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-# (code, name, label, sentence) of every rule; the codes are `extraction.Rule` values.
-RULES = [
-    (0, "UNJUDGED", "noise", "not judged"),
-    (1, "CONTENT_AREA", "content", "in the content area"),
-    (2, "OUTSIDE_AREA", "noise", "outside the content area"),
-    (3, "PAGE_TITLE", "noise", "the page title"),
-    (4, "CAPTION", "noise", "a figure caption"),
-    (5, "NOISE_SCORE", "noise", "its noise score is over the threshold"),
-    (6, "LINK_DENSE", "noise", "mostly link text"),
-    (
-        7,
-        "TEMPLATE_CONTAINER",
-        "noise",
-        "inside a container named as template (sidebar, footer, comments, ...)",
-    ),
-    (8, "RESPONSIVE_COPY", "noise", "repeats a block of another container (a responsive copy)"),
-    (9, "STRANDED", "noise", "short text between noise blocks"),
-    (16, "REPEATED_TEXT", "noise", "the same text is on most pages of its cluster"),
-    (
-        17,
-        "REPEATED_SHAPE",
-        "noise",
-        "the same block, digits and dates aside, is on most pages of its cluster",
-    ),
-    (
-        18,
-        "TEMPLATE_SLOT",
-        "noise",
-        "outside the content region, in a place of the template whose texts recur",
-    ),
-    (19, "REDUNDANT", "noise", "outside the content region, its words recur over the cluster"),
-    (20, "RESTORED", "content", "new on its page, in the content region of its cluster"),
-    (21, "HEADLINE", "content", "the page's headline"),
-    (
-        22,
-        "KEPT",
-        "either",
-        "as the single page judged it: the cluster's rules would have left the page empty",
-    ),
-    (31, "METHOD", "either", "labelled by the crawl's extraction method"),
-]
+# Every rule, one a line: its code (an `extraction.Rule` value), name, label and sentence.
+RULES = """
+0 UNJUDGED noise not judged
+1 CONTENT_AREA content in the content area
+2 OUTSIDE_AREA noise outside the content area
+3 PAGE_TITLE noise the page title
+4 CAPTION noise a figure caption
+5 NOISE_SCORE noise its noise score is over the threshold
+6 LINK_DENSE noise mostly link text
+7 TEMPLATE_CONTAINER noise inside a container named as template (sidebar, footer, comments, ...)
+8 RESPONSIVE_COPY noise repeats a block of another container (a responsive copy)
+9 STRANDED noise short text between noise blocks
+16 REPEATED_TEXT noise the same text is on most pages of its cluster
+17 REPEATED_SHAPE noise the same block, digits and dates aside, is on most pages of its cluster
+18 TEMPLATE_SLOT noise outside the content region, in a place of the template whose texts recur
+19 REDUNDANT noise outside the content region, its words recur over the cluster
+20 RESTORED content new on its page, in the content region of its cluster
+21 HEADLINE content the page's headline
+22 KEPT either as the single page judged it: the cluster's rules would have left the page empty
+31 METHOD either labelled by the crawl's extraction method
+"""
 # How a sentence stored before 0004 begins, and the rule that gave it (checked in this order).
 _REASONS = [
     ("(kept: ", 22),
@@ -137,14 +117,18 @@ def downgrade() -> None:
 def _rules() -> None:
     rules = op.create_table(
         "rules",
-        sa.Column("code", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("code", sa.Integer(), autoincrement=False, primary_key=True),
         sa.Column("name", sa.String(), nullable=False),
         sa.Column("label", sa.String(length=8), nullable=False),
         sa.Column("description", sa.Text(), nullable=False),
-        sa.PrimaryKeyConstraint("code", name="pk_rules"),
     )
-    columns = ("code", "name", "label", "description")
-    op.bulk_insert(rules, [dict(zip(columns, row, strict=True)) for row in RULES])
+    op.bulk_insert(
+        rules,
+        [
+            {"code": int(code), "name": name, "label": label, "description": sentence}
+            for code, name, label, sentence in (line.split(" ", 3) for line in RULES.strip().splitlines())
+        ],
+    )
 
 
 def _blocks(dialect: str) -> None:
@@ -155,12 +139,10 @@ def _blocks(dialect: str) -> None:
         op.execute("ALTER INDEX pk_blocks RENAME TO pk_blocks_v3")
     op.create_table(
         "blocks",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("hash", sa.BigInteger(), nullable=False),
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("hash", sa.BigInteger(), nullable=False, unique=True),
         sa.Column("text", sa.Text(), nullable=True),
         sa.Column("content_pages", sa.Integer(), server_default="0", nullable=False),
-        sa.PrimaryKeyConstraint("id", name="pk_blocks"),
-        sa.UniqueConstraint("hash", name="uq_blocks_hash"),
     )
     bind = op.get_bind()
     shared = sa.text(
@@ -253,41 +235,32 @@ def _clusters(dialect: str) -> None:
 def _model_state() -> None:
     op.create_table(
         "model_places",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("cluster_id", sa.Integer(), nullable=False),
-        sa.Column("places", sa.LargeBinary(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["cluster_id"], ["clusters.id"], name="fk_model_places_cluster_id_clusters", ondelete="CASCADE"
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column(
+            "cluster_id", sa.Integer(), sa.ForeignKey("clusters.id", ondelete="CASCADE"), nullable=False
         ),
-        sa.PrimaryKeyConstraint("id", name="pk_model_places"),
+        sa.Column("places", sa.LargeBinary(), nullable=False),
     )
     op.create_index("ix_model_places_cluster_id", "model_places", ["cluster_id"])
     op.create_table(
         "pending_texts",
-        sa.Column("hash", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("hash", sa.BigInteger(), autoincrement=False, primary_key=True),
         sa.Column("text", sa.Text(), nullable=False),
-        sa.PrimaryKeyConstraint("hash", name="pk_pending_texts"),
     )
     op.create_table(
         "store_measures",
-        sa.Column("relation", sa.String(), nullable=False),
+        sa.Column("relation", sa.String(), primary_key=True),
         sa.Column("part", sa.String(), nullable=False),
         sa.Column("bytes", sa.BigInteger(), nullable=False),
         sa.Column("measured_at", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("relation", name="pk_store_measures"),
     )
     op.create_table(
         "page_models",
-        sa.Column("page_id", sa.Integer(), nullable=False),
-        sa.Column("cluster_id", sa.Integer(), nullable=False),
+        sa.Column("page_id", sa.Integer(), sa.ForeignKey("pages.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "cluster_id", sa.Integer(), sa.ForeignKey("clusters.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("state", sa.LargeBinary(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["cluster_id"], ["clusters.id"], name="fk_page_models_cluster_id_clusters", ondelete="CASCADE"
-        ),
-        sa.ForeignKeyConstraint(
-            ["page_id"], ["pages.id"], name="fk_page_models_page_id_pages", ondelete="CASCADE"
-        ),
-        sa.PrimaryKeyConstraint("page_id", name="pk_page_models"),
     )
     op.create_index("ix_page_models_cluster_id", "page_models", ["cluster_id"])
 

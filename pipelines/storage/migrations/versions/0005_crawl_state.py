@@ -54,15 +54,15 @@ def downgrade() -> None:
 def _tables() -> None:
     op.create_table(
         "crawl_urls",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("site_id", sa.Integer(), nullable=False),
-        sa.Column("url", sa.String(), nullable=False),
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("site_id", sa.Integer(), sa.ForeignKey("sites.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("url", sa.String(), nullable=False, unique=True),
         sa.Column("state", sa.Integer(), nullable=False),
         sa.Column("reason", sa.String(), nullable=True),
         sa.Column("depth", sa.Integer(), server_default="0", nullable=False),
         sa.Column("referrer_id", sa.Integer(), nullable=True),
         sa.Column("target_id", sa.Integer(), nullable=True),
-        sa.Column("page_id", sa.Integer(), nullable=True),
+        sa.Column("page_id", sa.Integer(), sa.ForeignKey("pages.id", ondelete="SET NULL"), nullable=True),
         sa.Column("first_seen", sa.BigInteger(), nullable=False),
         sa.Column("fetched_at", sa.BigInteger(), nullable=True),
         sa.Column("etag", sa.String(), nullable=True),
@@ -72,28 +72,16 @@ def _tables() -> None:
         sa.Column("due_at", sa.BigInteger(), nullable=False),
         sa.Column("fetches", sa.Integer(), server_default="0", nullable=False),
         sa.Column("changes", sa.Integer(), server_default="0", nullable=False),
-        sa.ForeignKeyConstraint(
-            ["site_id"], ["sites.id"], name="fk_crawl_urls_site_id_sites", ondelete="CASCADE"
-        ),
-        sa.ForeignKeyConstraint(
-            ["page_id"], ["pages.id"], name="fk_crawl_urls_page_id_pages", ondelete="SET NULL"
-        ),
-        sa.PrimaryKeyConstraint("id", name="pk_crawl_urls"),
-        sa.UniqueConstraint("url", name="uq_crawl_urls_url"),
     )
     op.create_index("ix_crawl_urls_site_id_due_at", "crawl_urls", ["site_id", "due_at"])
     op.create_table(
         "page_history",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("page_id", sa.Integer(), nullable=False),
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("page_id", sa.Integer(), sa.ForeignKey("pages.id", ondelete="CASCADE"), nullable=False),
         sa.Column("fetched_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("content_hash", sa.BigInteger(), nullable=False),
         sa.Column("blocks", sa.JSON(), nullable=False),
         sa.Column("added", sa.JSON(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["page_id"], ["pages.id"], name="fk_page_history_page_id_pages", ondelete="CASCADE"
-        ),
-        sa.PrimaryKeyConstraint("id", name="pk_page_history"),
     )
     op.create_index("ix_page_history_page_id", "page_history", ["page_id"])
 
