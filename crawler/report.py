@@ -11,7 +11,7 @@ from html import escape
 from pathlib import Path
 
 from pipelines.storage.baseline import BaselineSize
-from pipelines.storage.sizes import PARTS, SavingsReport, SiteSavings
+from pipelines.storage.sizes import CATALOG, PARTS, SavingsReport, SiteSavings
 
 _SITE_HEADERS = (
     "site",
@@ -23,7 +23,7 @@ _SITE_HEADERS = (
     "stored/HTML",
     "stored/text",
 )
-_PALETTE = ("#2b6cb0", "#9f7aea", "#dd6b20", "#38a169", "#d69e2e", "#718096", "#cbd5e0")
+_PALETTE = ("#2b6cb0", "#9f7aea", "#dd6b20", "#38a169", "#d69e2e", "#718096", "#cbd5e0", "#a0aec0")
 _COLOURS = dict(zip(PARTS, _PALETTE, strict=True))
 _HTML_COLOUR, _BASELINE_COLOUR = "#e53e3e", "#805ad5"
 
@@ -139,7 +139,12 @@ def write_plot(path: Path, report: SavingsReport, baseline: BaselineSize | None)
 def _site_parts(report: SavingsReport) -> dict[str, dict[str, int]]:
     """Each site's share of each part, by its share of the store's attributed bytes (as index_savings)."""
     attributed = sum(site.stored_bytes for site in report.sites) or 1
-    shared = {part: size for part, size in report.size.parts.items() if part not in ("schema", "free pages")}
+    # The schema, free pages and the catalog belong to no site (and the catalog to no store size).
+    shared = {
+        part: size
+        for part, size in report.size.parts.items()
+        if part not in ("schema", "free pages", CATALOG)
+    }
     return {
         site.site: {part: round(size * site.stored_bytes / attributed) for part, size in shared.items()}
         for site in report.sites

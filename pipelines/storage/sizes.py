@@ -1,7 +1,8 @@
 """What the store costs on disk, measured by the engine: per part, per site, and the whole file or database.
 
 The parts are those of `store_size` (SQLite's `dbstat`, PostgreSQL's relation sizes): clean text, page
-structure and hashes, search index, model state, crawl state, the schema, and SQLite's free pages. A site's
+structure and hashes, search index, model state, crawl state, the schema, SQLite's free pages and
+PostgreSQL's system catalog rows that describe the store. A site's
 share is `index_savings`' (each part shared among the sites by their rows in it). The whole store is the
 file on disk (SQLite, with its write-ahead log) or the database (PostgreSQL, `pg_database_size`); an empty
 store's size, measured the same way on a new one, is what the schema costs before any page.
@@ -15,11 +16,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, delete, insert, select, text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from pipelines.storage.db import existing_engine, make_engine, migrate, reclaim, session_factory
 from pipelines.storage.models import StoreMeasure, index_savings
 
+# PostgreSQL's part for the catalog rows that describe the store (SQLite keeps them in its file's schema).
+CATALOG = "system catalog"
 PARTS = (
     "page text and structure",
     "block dictionary",
@@ -28,6 +32,7 @@ PARTS = (
     "crawl state",
     "schema",
     "free pages",
+    CATALOG,
 )
 
 
@@ -62,7 +67,7 @@ class StoreSize:
     def store_bytes(self) -> int:
         """The store's size: SQLite's file as `ls -l` shows it; PostgreSQL's tables and indexes (its
         database may hold other schemas, and always holds the catalog)."""
-        return self.on_disk if self.dialect == "sqlite" else self.total
+        return self.on_disk if self.dialect == "sqlite" else self.total - self.parts.get(CATALOG, 0)
 
 
 def savings_by_site(session: Session) -> list[SiteSavings]:
@@ -89,7 +94,35 @@ def measure(engine: Engine) -> StoreSize:
     parts = dict.fromkeys(PARTS, 0)
     for relation, size in relations.items():
         parts[part_of(relation)] += size
+    if engine.dialect.name == "postgresql" and not _other_schemas(engine):
+        parts[CATALOG] = _catalog_growth(engine)
     return StoreSize(parts, on_disk, engine.dialect.name)
+
+
+def _catalog_growth(engine: Engine) -> int:
+    """PostgreSQL: what the store's schema adds to the database's own catalog (the rows describing its
+    tables, columns, indexes, views and constraints): the catalog's relations here less an empty
+    database's (template1's), measured alike; 0 when template1 cannot be read."""
+    here = _catalog_bytes(engine)
+    empty = make_engine(engine.url.set(database="template1"))
+    try:
+        there = _catalog_bytes(empty)
+    except SQLAlchemyError:
+        return 0
+    finally:
+        empty.dispose()
+    return max(0, here - there)
+
+
+def _catalog_bytes(engine: Engine) -> int:
+    # Shared catalogs (pg_database, pg_authid, ...) belong to the server, not to a database.
+    query = (
+        "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class AS c "
+        "JOIN pg_namespace AS n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'm') "
+        "AND NOT c.relisshared AND n.nspname IN ('pg_catalog', 'information_schema')"
+    )
+    with engine.connect() as connection:
+        return int(connection.execute(text(query)).scalar() or 0)
 
 
 def part_of(relation: str) -> str:
@@ -136,8 +169,9 @@ _RELATIONS = {
     "sqlite": "SELECT name, sum(pgsize) FROM dbstat GROUP BY name "
     "UNION ALL SELECT 'freelist', freelist_count * page_size "
     "FROM pragma_freelist_count(), pragma_page_size()",
-    # Tables with their TOAST data, and indexes apart; the search words kept in blocks.search apart too.
-    "postgresql": "SELECT c.relname, CASE WHEN c.relkind = 'i' THEN pg_relation_size(c.oid) "
+    # Tables with their TOAST data, and indexes apart (every fork: an index's free space map too); the
+    # search words kept in pages.search apart too.
+    "postgresql": "SELECT c.relname, CASE WHEN c.relkind = 'i' THEN pg_total_relation_size(c.oid) "
     "ELSE pg_table_size(c.oid) END FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace "
     "WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')",
 }
