@@ -85,7 +85,8 @@ def _total(sites: list[SiteSavings]) -> SiteSavings:
 def _parts(report: SavingsReport) -> list[str]:
     size = report.size
     lines = ["The store on disk, by part:"]
-    lines += [f"  {part:<26} {size.parts.get(part, 0):>14,} bytes" for part in PARTS]
+    shown = [part for part in PARTS if part != CATALOG or report.dialect == "postgresql"]
+    lines += [f"  {part:<26} {size.parts.get(part, 0):>14,} bytes" for part in shown]
     lines.append(f"  {'sum of the parts':<26} {size.total:>14,} bytes")
     if report.dialect == "sqlite":
         lines.append(f"  {'on disk':<26} {size.on_disk:>14,} bytes: the database file and its log (ls -l)")

@@ -10,6 +10,7 @@ store's size, measured the same way on a new one, is what the schema costs befor
 
 from __future__ import annotations
 
+import re
 import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from pipelines.storage.db import existing_engine, make_engine, migrate, reclaim, session_factory
-from pipelines.storage.models import StoreMeasure, index_savings
+from pipelines.storage.models import SEARCH_GIN_INDEX, SEARCH_INDEX, StoreMeasure, index_savings
 
 # PostgreSQL's part for the catalog rows that describe the store (SQLite keeps them in its file's schema).
 CATALOG = "system catalog"
@@ -104,7 +105,7 @@ def _catalog_growth(engine: Engine) -> int:
     tables, columns, indexes, views and constraints): the catalog's relations here less an empty
     database's (template1's), measured alike; 0 when template1 cannot be read."""
     here = _catalog_bytes(engine)
-    empty = make_engine(engine.url.set(database="template1"))
+    empty = make_engine(engine.url.set(database="template1").render_as_string(hide_password=False))
     try:
         there = _catalog_bytes(empty)
     except SQLAlchemyError:
@@ -126,44 +127,34 @@ def _catalog_bytes(engine: Engine) -> int:
 
 
 def part_of(relation: str) -> str:
-    """The part of the store a table or index holds."""
+    """The part of the store a table or index holds: its table's (an index is named after its table)."""
     if relation == "freelist":
         return "free pages"
-    for prefix, part in _PARTS_BY_PREFIX:
-        if relation == prefix or relation.startswith(prefix + "_"):
-            return part
-    return "page text and structure"
+    if relation == SEARCH_GIN_INDEX:
+        return "search index"
+    name = _INDEX_PREFIX.sub("", relation)
+    tables = [table for table in _PART_OF_TABLE if name == table or name.startswith(table + "_")]
+    return _PART_OF_TABLE[max(tables, key=len)] if tables else "page text and structure"
 
 
-# Relations by name (an index or a shadow table is named after its table), first match wins; the rest
-# (pages, sites, clusters and their indexes) hold the pages' text and structure.
-_PARTS_BY_PREFIX = (
-    ("pages.search", "search index"),
-    ("page_search", "search index"),
-    ("ix_pages_search", "search index"),
-    ("page_models", "model state"),
-    ("model_places", "model state"),
-    ("pending_texts", "model state"),
-    ("pk_page_models", "model state"),
-    ("ix_page_models", "model state"),
-    ("pk_model_places", "model state"),
-    ("ix_model_places", "model state"),
-    ("pk_pending_texts", "model state"),
-    ("sqlite_autoindex_pending_texts", "model state"),
-    ("blocks", "block dictionary"),
-    ("pk_blocks", "block dictionary"),
-    ("uq_blocks", "block dictionary"),
-    ("sqlite_autoindex_blocks", "block dictionary"),
-    ("crawl", "crawl state"),
-    ("sqlite_schema", "schema"),
-    ("alembic_version", "schema"),
-    ("sqlite_autoindex_alembic_version", "schema"),
-    ("rules", "schema"),
-    ("pk_rules", "schema"),
-    ("store_measures", "schema"),
-    ("pk_store_measures", "schema"),
-    ("sqlite_autoindex_store_measures", "schema"),
-)
+# Index names: the naming convention's prefixes (`models.Base`), and SQLite's for a UNIQUE or PRIMARY KEY.
+_INDEX_PREFIX = re.compile(r"^(?:pk_|uq_|ix_|sqlite_autoindex_)")
+# The part each table holds (FTS5's shadow tables are named after page_search); any other table (pages,
+# sites, clusters) holds the pages' text and structure.
+_PART_OF_TABLE = {
+    "pages.search": "search index",
+    SEARCH_INDEX: "search index",
+    "page_models": "model state",
+    "model_places": "model state",
+    "pending_texts": "model state",
+    "blocks": "block dictionary",
+    "crawl_urls": "crawl state",
+    "page_history": "crawl state",
+    "sqlite_schema": "schema",
+    "alembic_version": "schema",
+    "rules": "schema",
+    "store_measures": "schema",
+}
 _RELATIONS = {
     # dbstat cannot be read in a view (it is a direct-only virtual table): hence this query and the record.
     "sqlite": "SELECT name, sum(pgsize) FROM dbstat GROUP BY name "
