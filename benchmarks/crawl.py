@@ -45,6 +45,8 @@ from scrapy.settings import BaseSettings
 from scrapy.spiders import CrawlSpider, Rule
 
 from benchmarks.localserver import serve_directory
+from benchmarks.options import add_shared_option
+from benchmarks.tables import ruled
 from extraction.evaluate.metric import Summary, score_page, summarize
 from extraction.evaluate.peers import PeerUnavailableError, load_peer
 from extraction.methods.registry import DEFAULT_METHOD, METHODS, get_method
@@ -79,12 +81,18 @@ class PlainSpider(CrawlSpider):
 
 
 @dataclass(slots=True, frozen=True)
-class Site:
-    """A site to crawl: its files, the path the crawl starts from, and its ground truth file."""
+class ServedSite:
+    """A site the benchmarks serve: its name, its files, and the path a crawl starts from."""
 
     name: str
     root: Path
     start: str
+
+
+@dataclass(slots=True, frozen=True)
+class Site(ServedSite):
+    """A site to crawl, with its ground truth file."""
+
     truth: Path
 
 
@@ -155,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     peers = [name for name in options.peers.split(",") if name]
     methods = _methods(options.methods)
     rows: list[SiteRow] = []
-    for site in _sites(Path(options.shared)):
+    for site in _sites(options.shared):
         if site.name not in wanted:
             continue
         if not site.root.is_dir() or not site.truth.is_file():
@@ -222,8 +230,7 @@ def _methods(names: str) -> list[str]:
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.crawl", description=__doc__.splitlines()[0])
-    default_shared = os.environ.get("CLEANCRAWL_SHARED") or str(REPO_ROOT.parent / "shared")
-    parser.add_argument("--shared", default=default_shared, help="the shared data directory (sites/)")
+    add_shared_option(parser, "sites/")
     parser.add_argument("--sites", default="whizzy,python311", help="comma-separated site names")
     parser.add_argument("--peers", default="trafilatura,readability", help="peer extractors to score")
     parser.add_argument(
@@ -328,17 +335,17 @@ def peer_figures(name: str, root: Path, truth: list[TruthPage]) -> Figures:
     return Figures(name, len(truth), time.perf_counter() - started, f1=summarize(scores))
 
 
+# The columns of `render`'s table, each as wide as `_line` pads its cells.
+TABLE_HEADER = (
+    f"{'site':<10} {'run':<16} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'peak MB':>8} "
+    f"{'stored/HTML':>11} {'stored/text':>11} {'GT':>4} {'F1':>6} {'P':>6} {'R':>6} "
+    f"{'model s':>7} {'reclean s':>9} {'models':>6}"
+)
+
+
 def render(rows: list[SiteRow]) -> str:
     """The benchmark table: one line per crawl and per peer (peers: extraction alone, in-process)."""
-    header = (
-        f"{'site':<10} {'run':<16} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'peak MB':>8} "
-        f"{'stored/HTML':>11} {'stored/text':>11} {'GT':>4} {'F1':>6} {'P':>6} {'R':>6} "
-        f"{'model s':>7} {'reclean s':>9} {'models':>6}"
-    )
-    lines = [header, "-" * len(header)]
-    for row in rows:
-        lines.extend(_line(row.site.name, run) for run in row.runs)
-    return "\n".join(lines)
+    return "\n".join(ruled(TABLE_HEADER, (_line(row.site.name, run) for row in rows for run in row.runs)))
 
 
 def _line(site: str, run: Figures) -> str:

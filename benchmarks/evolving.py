@@ -58,10 +58,10 @@ from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
 from enum import StrEnum
 from http.server import BaseHTTPRequestHandler
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import parse_qs, urlsplit
 
-from benchmarks.localserver import LocalServer
+from benchmarks.localserver import BurstServer, KeepAliveMixIn, running
 from benchmarks.sitegen import (
     _SEARCH,
     _TAG_RE,
@@ -1057,22 +1057,16 @@ def stored_from_fetches(
 # --- serving ---------------------------------------------------------------------------------------------
 
 
-class _Server(LocalServer):
-    """The threaded server: one thread per connection, a backlog for a crawler's burst of connections."""
+class _Server(BurstServer):
+    """The threaded server of one evolving site (`site.fetches` says what was asked and answered)."""
 
-    request_queue_size = 256
     site: EvolvingSite
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(KeepAliveMixIn, BaseHTTPRequestHandler):
     """GET and HEAD from the site at its simulated time; GET and POST of the clock endpoint."""
 
-    protocol_version = "HTTP/1.1"  # keep-alive: a crawler sends many requests per connection
-    disable_nagle_algorithm = True  # headers and body go in separate writes; Nagle would delay the body
     server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """No access log: `site.fetches` says what was asked and answered."""
 
     def do_GET(self) -> None:
         """A page, or the simulated time."""
@@ -1132,15 +1126,9 @@ def serve_evolving(site: EvolvingSite, port: int = 0) -> Iterator[str]:
     """Serve `site` on 127.0.0.1 (a free port unless `port`) from a thread; yields the base URL."""
     server = _Server(("127.0.0.1", port), _Handler)
     server.site = site
-    # A short poll interval: `shutdown` waits for the loop to notice, 0.5 s by default.
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), name="evolving-site", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    # A short poll interval: stopping the server waits for the loop to notice.
+    with running(server, poll_interval=0.05, name="evolving-site") as base:
+        yield base
 
 
 # --- summary and CLI -------------------------------------------------------------------------------------

@@ -45,10 +45,9 @@ from enum import StrEnum
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from types import TracebackType
-from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from benchmarks.localserver import LocalServer
+from benchmarks.localserver import BurstServer, KeepAliveMixIn
 
 _HASH_SCALE = float(2**64)
 _PADDING_BLOCK = (
@@ -266,25 +265,19 @@ class FaultServer:
         return candidate if candidate.is_file() else None
 
 
-class _Server(LocalServer):
-    """The threaded server: one thread per connection, a backlog for a crawler's burst of connections."""
+class _Server(BurstServer):
+    """The threaded server of one `FaultServer` (its records say what was asked and answered)."""
 
-    request_queue_size = 256
     faults: FaultServer
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(KeepAliveMixIn, BaseHTTPRequestHandler):
     """Answers GET from the directory, applying the path's fault."""
 
-    protocol_version = "HTTP/1.1"  # keep-alive: a crawler sends many requests per connection
-    disable_nagle_algorithm = True  # headers and body go in separate writes; Nagle would delay the body
     server: _Server
     _faults: FaultServer
     _path: str
     _noted: int
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """No access log: the server's records say what was asked and answered."""
 
     def do_GET(self) -> None:
         """Serve the path, or its fault."""

@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sqlite3
 import sys
 import tempfile
@@ -52,8 +51,9 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response, TextResponse
 
-from benchmarks.crawl import run_scrapy
+from benchmarks.crawl import ServedSite, run_scrapy
 from benchmarks.localserver import serve_directory
+from benchmarks.options import add_shared_option
 from extraction.links import normalise_url
 from extraction.topic import terms
 
@@ -119,15 +119,6 @@ class Topic:
     name: str
     description: str
     relevant: frozenset[str]
-
-
-@dataclass(frozen=True, slots=True)
-class Site:
-    """A served directory and the path the crawls start from."""
-
-    name: str
-    root: Path
-    start: str
 
 
 @dataclass(slots=True)
@@ -296,7 +287,9 @@ def anchor_texts(response: Response) -> dict[str, str]:
 # Crawls -------------------------------------------------------------------------------------------------
 
 
-def crawl(kind: str, base: str, site: Site, tmp: Path, max_pages: int, topic: Topic | None = None) -> Crawl:
+def crawl(
+    kind: str, base: str, site: ServedSite, tmp: Path, max_pages: int, topic: Topic | None = None
+) -> Crawl:
     """One `scrapy crawl site` of `kind` into a new SQLite file; the stored paths in storage order."""
     label = f"{site.name}-{kind}-{topic.name if topic else 'all'}".replace(" ", "_").replace(",", "")
     database = tmp / f"{label}.sqlite"
@@ -325,7 +318,7 @@ def crawl(kind: str, base: str, site: Site, tmp: Path, max_pages: int, topic: To
     return Crawl(kind, [page_path(url) for url in urls], cpu, wall)
 
 
-def bench_site(site: Site, topics: list[Topic], tmp: Path, max_pages: int) -> list[TopicResult]:
+def bench_site(site: ServedSite, topics: list[Topic], tmp: Path, max_pages: int) -> list[TopicResult]:
     """The site's breadth-first crawl (one, for all its topics) and three crawls per topic."""
     results = []
     with serve_directory(site.root) as base:
@@ -439,16 +432,16 @@ def _number(value: float | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its tables; 0 even when targets are missed (they are reported)."""
     args = _arguments(argv)
-    shared = Path(args.shared)
+    shared = args.shared
     wanted_sites = set(args.sites.split(","))
     wanted_topics = set(args.topics.split(",")) if args.topics else None
-    plan: list[tuple[Site, list[Topic]]] = []
+    plan: list[tuple[ServedSite, list[Topic]]] = []
     if "whizzy" in wanted_sites:
         topics = whizzy_topics(shared / "sites" / "ground_truth" / "whizzy.topics.json")
-        plan.append((Site("whizzy", shared / "sites" / "whizzy", "/"), topics))
+        plan.append((ServedSite("whizzy", shared / "sites" / "whizzy", "/"), topics))
     if "python311" in wanted_sites:
         if (PYTHON_DOCS / "library" / "index.html").is_file():
-            plan.append((Site("python311", PYTHON_DOCS, "/index.html"), python_topics(PYTHON_DOCS)))
+            plan.append((ServedSite("python311", PYTHON_DOCS, "/index.html"), python_topics(PYTHON_DOCS)))
         else:
             print(
                 "python311: the Python 3.11 docs are not installed (make docs-data); skipped", file=sys.stderr
@@ -475,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.focus", description=__doc__.split("\n")[0])
-    parser.add_argument("--shared", default=os.environ.get("CLEANCRAWL_SHARED", "../shared"))
+    add_shared_option(parser, "sites/")
     parser.add_argument("--sites", default="whizzy,python311", help="comma-separated: whizzy, python311")
     parser.add_argument("--topics", default="", help="comma-separated topic names (default: all)")
     parser.add_argument("--max-pages", type=int, default=200, help="the budget of every crawl")

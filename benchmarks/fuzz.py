@@ -52,6 +52,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from benchmarks.options import add_shared_option
+
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
@@ -1370,12 +1372,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     run_parser.add_argument("--seed", type=int, default=0)
     run_parser.add_argument("--workers", type=int, default=default_workers())
     run_parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the findings directory")
-    run_parser.add_argument(
-        "--shared",
-        type=Path,
-        default=Path(os.environ.get("CLEANCRAWL_SHARED") or REPO_ROOT.parent / "shared"),
-        help="the shared data directory (datasets/aeb, datasets/wcxb-dev)",
-    )
+    add_shared_option(run_parser, "datasets/aeb, datasets/wcxb-dev")
     for command in (run_parser, *(commands.add_parser(name) for name in ("replay", "shrink"))):
         command.add_argument("--time-cap", type=float, default=5.0, help="seconds per input")
         command.add_argument("--memory-mb", type=int, default=2048, help="address space per worker")

@@ -32,10 +32,31 @@ class LocalServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+class BurstServer(LocalServer):
+    """A `LocalServer` with a deeper backlog, for a simulated site a whole crawl connects to at once."""
+
+    request_queue_size = 256
+
+
+class KeepAliveMixIn:
+    """For a `BaseHTTPRequestHandler` that crawlers call: HTTP/1.1 keep-alive, responses sent without delay,
+    no access log (put it first among the bases, as `socketserver.ThreadingMixIn`)."""
+
+    protocol_version = "HTTP/1.1"  # keep-alive: a crawler sends many requests per connection
+    disable_nagle_algorithm = True  # headers and body go in separate writes; Nagle would delay the body
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """No access log: the server's own records say what was asked and answered."""
+
+
 @contextmanager
-def running(server: ThreadingHTTPServer) -> Iterator[str]:
-    """Run `server` in a daemon thread; yields its base URL (no trailing slash) and stops it afterwards."""
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+def running(
+    server: ThreadingHTTPServer, poll_interval: float = 0.5, name: str | None = None
+) -> Iterator[str]:
+    """Run `server` in a daemon thread; yields its base URL (no trailing slash) and stops it afterwards.
+
+    `shutdown` waits for the serving loop to notice, up to `poll_interval` seconds."""
+    thread = threading.Thread(target=server.serve_forever, args=(poll_interval,), name=name, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"

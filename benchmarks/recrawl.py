@@ -99,6 +99,7 @@ from benchmarks.evolving import (
     serve_evolving,
     stored_from_fetches,
 )
+from benchmarks.tables import ruled
 from pipelines.revisit import parse_duration
 from pipelines.storage.crawl_state import due_urls
 from pipelines.storage.models import CrawlUrl, Page, PageHistory
@@ -581,14 +582,15 @@ def table(results: Sequence[Result]) -> list[str]:
         f"{'run':<34} {'crawls':>6} {'fetches':>8} {'200':>7} {'304':>7} {'other':>5} {'fresh':>6} "
         f"{'hist':>6} {'log':>6} {'mism':>5} {'false':>9} {'vers':>5} {'wall s':>6}"
     )
-    lines = [head, "-" * len(head)]
-    for r in results:
-        lines.append(
-            f"{r.spec.name:<34} {r.crawls:>6} {r.fetches:>8,} {r.ok:>7,} {r.not_modified:>7,} {r.other:>5} "
-            f"{r.freshness:>6.3f} {r.freshness_history:>6.3f} {r.freshness_log:>6.3f} {r.mismatched:>5} "
-            f"{f'{r.false_article_changes}/{r.false_changes}':>9} {r.versions:>5} {r.seconds:>6.0f}"
-        )
-    return lines
+    return ruled(head, map(_table_row, results))
+
+
+def _table_row(r: Result) -> str:
+    return (
+        f"{r.spec.name:<34} {r.crawls:>6} {r.fetches:>8,} {r.ok:>7,} {r.not_modified:>7,} {r.other:>5} "
+        f"{r.freshness:>6.3f} {r.freshness_history:>6.3f} {r.freshness_log:>6.3f} {r.mismatched:>5} "
+        f"{f'{r.false_article_changes}/{r.false_changes}':>9} {r.versions:>5} {r.seconds:>6.0f}"
+    )
 
 
 def class_table(results: Sequence[Result]) -> list[str]:
@@ -600,17 +602,16 @@ def class_table(results: Sequence[Result]) -> list[str]:
         + "  "
         + " ".join(f"{'days ' + name:>12}" for name in CLASSES)
     )
-    lines = [head, "-" * len(head)]
-    for r in results:
-        fresh = " ".join(
-            f"{r.class_freshness[name]:>12.3f}" if name in r.class_freshness else f"{'':>12}"
-            for name in ARTICLE_CLASSES
-        )
-        days = " ".join(
-            f"{r.intervals[name]:>12.2f}" if name in r.intervals else f"{'':>12}" for name in CLASSES
-        )
-        lines.append(f"{r.spec.name:<34} {fresh}  {days}")
-    return lines
+    return ruled(head, map(_class_row, results))
+
+
+def _class_row(r: Result) -> str:
+    fresh = " ".join(
+        f"{r.class_freshness[name]:>12.3f}" if name in r.class_freshness else f"{'':>12}"
+        for name in ARTICLE_CLASSES
+    )
+    days = " ".join(f"{r.intervals[name]:>12.2f}" if name in r.intervals else f"{'':>12}" for name in CLASSES)
+    return f"{r.spec.name:<34} {fresh}  {days}"
 
 
 def summary(results: Sequence[Result]) -> list[str]:

@@ -75,6 +75,8 @@ from typing import ClassVar
 
 from lxml import html
 
+from benchmarks.options import add_shared_option
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CACHE = REPO_ROOT / ".cache" / "sites"
 # A container with fewer words than this is furniture (a table of contents, teaser cards), not content.
@@ -664,12 +666,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.sites", description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("build", "list", "validate"))
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where built sites and truth go")
-    parser.add_argument(
-        "--shared",
-        type=Path,
-        default=Path(os.environ.get("CLEANCRAWL_SHARED") or REPO_ROOT.parent / "shared"),
-        help="the shared data directory (sites/)",
-    )
+    add_shared_option(parser, "sites/")
     parser.add_argument(
         "--mirrors",
         type=Path,

@@ -48,16 +48,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
-from uuid import uuid4
 
 from sqlalchemy import bindparam, create_engine, text
 
 from benchmarks.faults import Fault, FaultConfig, FaultServer
+from benchmarks.postgres import POSTGRES_SERVER, new_database
 from benchmarks.sitegen import GeneratedSite, default_meta_dir, generate_site, load_site
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CACHE = REPO_ROOT / ".cache" / "soak"
-POSTGRES_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432"
 RUNS = ("sqlite", "postgresql", "postgresql-2")
 RSS_TARGET_MB = 300.0
 # A local server: no politeness delay, AutoThrottle off, 16 requests at once (as benchmarks/crawl.py).
@@ -213,16 +212,8 @@ def new_store(engine: str, folder: Path, postgres: str = POSTGRES_SERVER) -> Ite
             stale.unlink()
         yield f"sqlite:///{path}"
         return
-    database = f"cc_soak_{uuid4().hex[:12]}"
-    admin = create_engine(f"{postgres}/postgres", isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f"CREATE DATABASE {database}")
-        yield f"{postgres}/{database}"
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
-        admin.dispose()
+    with new_database("cc_soak", postgres) as url:
+        yield url
 
 
 # --- reading the store ----------------------------------------------------------------------------------

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import re
 import subprocess
@@ -50,21 +49,22 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
-from uuid import uuid4
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from benchmarks.crawl import CRAWL_SETTINGS, PYTHON_DOCS, REPO_ROOT
+from benchmarks.crawl import CRAWL_SETTINGS, PYTHON_DOCS, REPO_ROOT, ServedSite
 from benchmarks.localserver import serve_directory
 from benchmarks.nginx import nginx_available, serve_nginx
+from benchmarks.options import add_shared_option
+from benchmarks.postgres import new_database
 from benchmarks.sitegen import GeneratedSite, default_meta_dir, generate_site, load_site
+from benchmarks.tables import ruled
 from pipelines.storage import make_engine, migrate, session_factory
 from pipelines.storage.baseline import BASELINE_STORE, baseline_size
 from pipelines.storage.search import search, search_store, words
 from pipelines.storage.sizes import PARTS, savings_report
 
-POSTGRES_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432"
 ENGINES = ("sqlite", "postgresql")
 RESULTS = 100  # a title's page ranked beyond this counts 0
 SEPARATORS = (" – ", " — ", " | ", " - ")  # between a page's own title and the site's name
@@ -178,12 +178,9 @@ def is_whizzy_post(path: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Site:
-    """A site to crawl: its files, the path the crawl starts from, and which URL paths are its posts."""
+class Site(ServedSite):
+    """A site to crawl, and which URL paths are its posts."""
 
-    name: str
-    root: Path
-    start: str
     is_post: Callable[[str], bool]
 
 
@@ -235,16 +232,8 @@ def new_store(engine: str, name: str) -> Iterator[str]:
         with tempfile.TemporaryDirectory(prefix="cleancrawl-store-") as folder:
             yield f"sqlite:///{Path(folder) / name}.db"
         return
-    database = f"cc_bench_{name}_{uuid4().hex[:12]}"
-    admin = create_engine(f"{POSTGRES_SERVER}/postgres", isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f"CREATE DATABASE {database}")
-        yield f"{POSTGRES_SERVER}/{database}"
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
-        admin.dispose()
+    with new_database(f"cc_bench_{name}") as url:
+        yield url
 
 
 def empty_store_bytes(engine: str) -> int:
@@ -527,26 +516,30 @@ def render_run(run: Run) -> str:
     return "\n".join(lines)
 
 
+# The columns of `render_summary`'s table, each as wide as `_summary_row` pads its cells.
+SUMMARY_HEADER = (
+    f"{'site':<10} {'engine':<10} {'pages':>6} {'raw HTML':>12} {'baseline':>11} {'store':>11} "
+    f"{'store/HTML':>10} {'store/base':>10} {'B/page':>7} {'MRR base':>8} {'MRR ours':>8} "
+    f"{'tmpl base':>9} {'tmpl ours':>9} {'wall s':>7} {'targets':>7}"
+)
+
+
 def render_summary(runs: Sequence[Run]) -> str:
     """One row per site and engine."""
-    header = (
-        f"{'site':<10} {'engine':<10} {'pages':>6} {'raw HTML':>12} {'baseline':>11} {'store':>11} "
-        f"{'store/HTML':>10} {'store/base':>10} {'B/page':>7} {'MRR base':>8} {'MRR ours':>8} "
-        f"{'tmpl base':>9} {'tmpl ours':>9} {'wall s':>7} {'targets':>7}"
+    return "\n".join(ruled(SUMMARY_HEADER, map(_summary_row, runs)))
+
+
+def _summary_row(run: Run) -> str:
+    sizes, quality, met = run.sizes, run.quality, targets(run)
+    return (
+        f"{run.site:<10} {run.engine:<10} {sizes.pages:>6} {sizes.raw_html:>12,} {sizes.baseline:>11,} "
+        f"{sizes.store:>11,} {_percent(sizes.store, sizes.raw_html):>10} "
+        f"{_percent(sizes.store, sizes.baseline):>10} {sizes.store / max(sizes.pages, 1):>7,.0f} "
+        f"{quality.baseline_mrr:>8.3f} {quality.store_mrr:>8.3f} "
+        f"{sum(p.baseline_pages for p in quality.phrases):>9} "
+        f"{sum(p.store_pages for p in quality.phrases):>9} "
+        f"{run.seconds:>7.1f} {sum(t.met for t in met):>3}/{len(met):<3}"
     )
-    lines = [header, "-" * len(header)]
-    for run in runs:
-        sizes, quality, met = run.sizes, run.quality, targets(run)
-        lines.append(
-            f"{run.site:<10} {run.engine:<10} {sizes.pages:>6} {sizes.raw_html:>12,} {sizes.baseline:>11,} "
-            f"{sizes.store:>11,} {_percent(sizes.store, sizes.raw_html):>10} "
-            f"{_percent(sizes.store, sizes.baseline):>10} {sizes.store / max(sizes.pages, 1):>7,.0f} "
-            f"{quality.baseline_mrr:>8.3f} {quality.store_mrr:>8.3f} "
-            f"{sum(p.baseline_pages for p in quality.phrases):>9} "
-            f"{sum(p.store_pages for p in quality.phrases):>9} "
-            f"{run.seconds:>7.1f} {sum(t.met for t in met):>3}/{len(met):<3}"
-        )
-    return "\n".join(lines)
 
 
 # --- the benchmark ----------------------------------------------------------------------------------------
@@ -582,7 +575,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         raise SystemExit(f"unknown engines {sorted(unknown)}: sqlite or postgresql")
     started = time.perf_counter()
-    chosen = sites(Path(options.shared), options.sites.split(","), options.pages)
+    chosen = sites(options.shared, options.sites.split(","), options.pages)
     empty = {engine: empty_store_bytes(engine) for engine in engines}
     runs = [run for site in chosen for run in bench_site(site, engines, empty, options)]
     print(render_summary(runs))
@@ -592,8 +585,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.store", description=__doc__.splitlines()[0])
-    default_shared = os.environ.get("CLEANCRAWL_SHARED") or str(REPO_ROOT.parent / "shared")
-    parser.add_argument("--shared", default=default_shared, help="the shared data directory (sites/)")
+    add_shared_option(parser, "sites/")
     parser.add_argument("--sites", default="whizzy,python311,generated", help="comma-separated site names")
     parser.add_argument("--engines", default="sqlite,postgresql", help="comma-separated: sqlite, postgresql")
     parser.add_argument("--pages", type=int, default=20_000, help="pages of the generated site")

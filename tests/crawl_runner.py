@@ -7,7 +7,10 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
+
+from tests.crawler.pages import article
+from tests.servers import page, serve_routes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,38 +36,43 @@ class CrawlRun:
         return int(self.stats.get(key, 0))
 
 
-def crawl_command(
-    tmp_path: Path,
-    seeds: str,
-    database: Path | None = None,
-    args: dict[str, str] | None = None,
-    settings: dict[str, str] | None = None,
-) -> tuple[list[str], Path]:
+class CrawlOptions(TypedDict, total=False):
+    """What a test crawl may set beyond its seeds: its database (default tmp_path/db.sqlite), spider
+    arguments (-a) and extra settings (-s)."""
+
+    database: Path
+    args: dict[str, str]
+    settings: dict[str, str]
+
+
+def crawl_command(tmp_path: Path, seeds: str, **options: Unpack[CrawlOptions]) -> tuple[list[str], Path]:
     """The `scrapy crawl site` command of `run_crawl`, and the file its stats will be written to."""
     stats_path = tmp_path / f"stats-{len(list(tmp_path.glob('stats-*.json')))}.json"
-    database = database or tmp_path / "db.sqlite"
+    database = options.get("database") or tmp_path / "db.sqlite"
     every = {**FAST_SETTINGS, "DATABASE_URL": f"sqlite:///{database}", "STATS_JSON_PATH": str(stats_path)}
-    every.update(settings or {})
+    every.update(options.get("settings", {}))
     command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"seeds={seeds}"]
-    for name, value in (args or {}).items():
+    for name, value in options.get("args", {}).items():
         command += ["-a", f"{name}={value}"]
     for name, value in every.items():
         command += ["-s", f"{name}={value}"]
     return command, stats_path
 
 
-def run_crawl(
-    tmp_path: Path,
-    seeds: str,
-    database: Path | None = None,
-    args: dict[str, str] | None = None,
-    settings: dict[str, str] | None = None,
-    timeout: float = 300,
-) -> CrawlRun:
-    """Crawl `seeds` into `database` (default tmp_path/db.sqlite); `args` are -a, `settings` extra -s."""
-    command, stats_path = crawl_command(tmp_path, seeds, database, args, settings)
+def run_crawl(tmp_path: Path, seeds: str, timeout: float = 300, **options: Unpack[CrawlOptions]) -> CrawlRun:
+    """Crawl `seeds` (see `CrawlOptions` for the database, -a arguments and extra -s settings)."""
+    command, stats_path = crawl_command(tmp_path, seeds, **options)
     proc = subprocess.run(
         command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, check=False
     )
     stats = json.loads(stats_path.read_text("utf-8")) if stats_path.exists() else {}
     return CrawlRun(proc.returncode, proc.stderr, stats)
+
+
+def refused_at_startup(tmp_path: Path, settings: dict[str, str]) -> str:
+    """The log of a crawl that `settings` must stop at startup: it fails before requesting a page."""
+    with serve_routes({"/": page(article("Home"))}) as site:
+        run = run_crawl(tmp_path, f"{site.base}/", settings=settings)
+    assert run.returncode != 0
+    assert site.requested == []
+    return run.log

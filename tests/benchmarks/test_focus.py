@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from scrapy import Request
 from scrapy.http import HtmlResponse
 
+from benchmarks.crawl import ServedSite
 from benchmarks.focus import (
     Crawl,
     KeywordPriorityMiddleware,
-    Site,
     Topic,
     TopicResult,
     anchor_texts,
@@ -32,11 +33,17 @@ from benchmarks.localserver import serve_directory
 RELEVANT = {"/a/", "/b/", "/c/", "/d/", "/e/"}
 
 
-def test_page_path_names_pages_as_the_ground_truth_does() -> None:
-    assert page_path("http://127.0.0.1:8000/2009/05/post/") == "/2009/05/post/"
-    assert page_path("http://127.0.0.1:8000/2009/05/post/index.html") == "/2009/05/post/"
-    assert page_path("http://127.0.0.1:8000/library/re.html") == "/library/re.html"
-    assert page_path("http://127.0.0.1:8000") == "/"
+SERVED = "http://127.0.0.1:8000"
+
+
+@pytest.mark.parametrize("path", ["/2009/05/post/", "/library/re.html"])
+def test_page_path_names_pages_as_the_ground_truth_does(path: str) -> None:
+    assert page_path(SERVED + path) == path
+
+
+def test_page_path_names_an_index_html_by_its_folder_and_no_path_as_the_root() -> None:
+    assert page_path(f"{SERVED}/2009/05/post/index.html") == "/2009/05/post/"
+    assert page_path(SERVED) == "/"
 
 
 def test_harvest_is_the_relevant_share_of_the_first_pages() -> None:
@@ -135,7 +142,7 @@ def test_a_best_first_crawl_fetches_the_keyword_link_first(tmp_path: Path) -> No
         (root / name).write_text(f"<html><body><h1>{name}</h1><p>{text}</p></body></html>")
     topic = Topic("tiny", "tomatoes", "Growing tomatoes from seed", frozenset({"/garden/tomatoes.html"}))
     with serve_directory(root) as base:
-        result = crawl("best-first", base, Site("tiny", root, "/"), tmp_path, 20, topic)
+        result = crawl("best-first", base, ServedSite("tiny", root, "/"), tmp_path, 20, topic)
     assert result.paths[0] == "/" and len(result.paths) == 10
     # Two requests at a time: the first link may leave before the others are queued. Without the priority,
     # Scrapy's LIFO queue would take the keyword link fifth.

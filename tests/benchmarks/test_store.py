@@ -158,23 +158,21 @@ def test_the_draw_of_queries_is_seeded() -> None:
     assert sample(items, 100, seed=0) == sorted(items)
 
 
+def _docs(path: str) -> str:
+    return f"https://docs.test/{path}"
+
+
 def test_a_title_other_pages_share_is_no_query() -> None:
     titles = {
-        "https://docs.test/genindex-A.html": "Index — Docs",
-        "https://docs.test/genindex-B.html": "Index — Docs",
-        "https://docs.test/re.html": "re — Regular expressions — Docs",
-        "https://docs.test/intro.html": "Introduction — Docs",
-        "https://docs.test/c-api/intro.html": "introduction — Docs",  # the same words
+        _docs("genindex-A.html"): "Index — Docs",
+        _docs("genindex-B.html"): "Index — Docs",
+        _docs("re.html"): "re — Regular expressions — Docs",
+        _docs("intro.html"): "Introduction — Docs",
+        _docs("c-api/intro.html"): "introduction — Docs",  # the same words
     }
-    assert shared_titles(titles, " — Docs") == {
-        "https://docs.test/genindex-A.html",
-        "https://docs.test/genindex-B.html",
-        "https://docs.test/intro.html",
-        "https://docs.test/c-api/intro.html",
-    }
-    assert title_queries(titles, lambda _: True, 10, seed=0) == {
-        "https://docs.test/re.html": "re — Regular expressions"
-    }
+    shared = ("genindex-A.html", "genindex-B.html", "intro.html", "c-api/intro.html")
+    assert shared_titles(titles, " — Docs") == {_docs(path) for path in shared}
+    assert title_queries(titles, lambda _: True, 10, seed=0) == {_docs("re.html"): "re — Regular expressions"}
 
 
 def test_whizzy_posts_are_dated_paths() -> None:

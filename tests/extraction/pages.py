@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from lxml import etree
+
 from extraction import ExtractionConfig, ExtractionError, ExtractionResult, extract
 from extraction.dom import clean_tree, parse_html
 from extraction.result import Block
@@ -44,13 +46,18 @@ def find_block(blocks: list[Block], snippet: str, exact: bool = False) -> Block:
     raise AssertionError(f"no block contains {snippet!r}; blocks:\n{texts}")
 
 
-def segment_html(html: str, config: ExtractionConfig | None = None) -> Page:
-    """Parse, clean and segment `html` (the steps before feature computation and scoring)."""
+def cleaned_body(html: str) -> etree._Element:
+    """Parse and clean `html`: the page's body, which the test page must have."""
     root = parse_html(html).root
     assert root is not None, "the test page did not parse"
     body = clean_tree(root)
-    assert body is not None
-    return segment(body, config or ExtractionConfig())
+    assert body is not None, "the test page has no body left once cleaned"
+    return body
+
+
+def segment_html(html: str, config: ExtractionConfig | None = None) -> Page:
+    """Parse, clean and segment `html` (the steps before feature computation and scoring)."""
+    return segment(cleaned_body(html), config or ExtractionConfig())
 
 
 def check_contract(html: str | bytes, **kwargs: Any) -> ExtractionResult | ExtractionError:

@@ -32,6 +32,16 @@ def result_of(html: str | bytes, **kwargs: object) -> ExtractionResult:
     return outcome
 
 
+def result_and_peak_memory(html: str) -> tuple[ExtractionResult, int]:
+    """The result of `html` and the most memory (bytes) Python allocated at once while extracting it."""
+    tracemalloc.start()
+    try:
+        result = result_of(html)
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def error_of(html: str | bytes, **kwargs: object) -> ExtractionError:
     outcome = check_contract(html, **kwargs)
     assert isinstance(outcome, ExtractionError), "expected an ExtractionError, got a result"
@@ -241,12 +251,7 @@ def test_many_paragraphs_deep_in_a_tree_take_little_memory() -> None:
     # min-deep-paths.html: 2,000 nested divs around 250,000 paragraphs exhausted 2 GB; a tenth of the
     # paragraphs needed 160 MB for their paths alone.
     html = "<html><body>" + "<div>" * 2_000 + "<p>text</p>" * 20_000 + "</div>" * 2_000 + "</body></html>"
-    tracemalloc.start()
-    try:
-        result = result_of(html)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    result, peak = result_and_peak_memory(html)
     assert len(result.blocks) == 20_000
     assert peak < 60_000_000
 
@@ -255,12 +260,7 @@ def test_a_megabyte_class_attribute_takes_little_memory() -> None:
     # min-long-class-paths.html: a 1 MB class attribute on the wrapper of 3,000 paragraphs repeated itself
     # in every paragraph's path.
     html = '<html><body><div class="' + "c " * 500_000 + '">' + "<p>text</p>" * 3_000 + "</div></body></html>"
-    tracemalloc.start()
-    try:
-        result = result_of(html)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    result, peak = result_and_peak_memory(html)
     assert len(result.blocks) == 3_000
     assert len({block.path for block in result.blocks}) == 1
     assert len(result.blocks[0].path) == ExtractionConfig().max_path_chars

@@ -7,15 +7,7 @@ from lxml import etree
 
 from extraction.dom import check_attributes, clean_tree, page_title, parse_html
 from extraction.errors import TooManyAttributesError
-from tests.extraction.pages import DOCS, FIXTURE_NAMES, FORUM, NEWS, fixture_text
-
-
-def cleaned(html: str) -> etree._Element:
-    root = parse_html(html).root
-    assert root is not None
-    body = clean_tree(root)
-    assert body is not None
-    return body
+from tests.extraction.pages import DOCS, FIXTURE_NAMES, FORUM, NEWS, cleaned_body, fixture_text
 
 
 def text_of(element: etree._Element) -> str:
@@ -25,7 +17,7 @@ def text_of(element: etree._Element) -> str:
 
 def visible(html: str) -> str:
     """The text left after cleaning `html`."""
-    return text_of(cleaned(html))
+    return text_of(cleaned_body(html))
 
 
 def test_fixtures_parse_whole() -> None:
@@ -39,7 +31,7 @@ def test_scripts_and_styles_are_removed_from_real_pages() -> None:
     for name in (NEWS, DOCS, FORUM):
         html = fixture_text(name)
         assert "<script" in html, name  # the fixtures keep some real inline scripts
-        body = cleaned(html)
+        body = cleaned_body(html)
         root = body.getroottree().getroot()
         assert root.xpath("//script | //style | //head") == [], name
         text = text_of(body)
@@ -69,7 +61,9 @@ def test_every_kind_of_hidden_element_goes() -> None:
 def test_tail_of_a_removed_hidden_element_is_kept() -> None:
     assert visible("<body><p>before <span hidden>secret</span> after</p></body>") == "before after"
     # With a previous sibling the tail moves onto that sibling's tail, keeping the order.
-    body = cleaned("<body><p><b>bold</b> one <span style='display:none'>x</span> two <i>three</i></p></body>")
+    body = cleaned_body(
+        "<body><p><b>bold</b> one <span style='display:none'>x</span> two <i>three</i></p></body>"
+    )
     assert text_of(body) == "bold one two three"
 
 
@@ -103,7 +97,7 @@ def test_no_title_gives_empty_string() -> None:
 
 
 def test_clean_tree_returns_the_body() -> None:
-    body = cleaned(fixture_text(DOCS))
+    body = cleaned_body(fixture_text(DOCS))
     assert body.tag == "body"
     assert body.get("class") == "Site"
 
@@ -163,12 +157,14 @@ def test_react_streamed_segments_are_not_hidden() -> None:
 
 def test_removing_a_hidden_element_next_to_control_characters() -> None:
     # The HTML parser lets control characters through; moving such a tail from Python raised ValueError.
-    body = cleaned("<body><p>a\x01b<i hidden>y</i>\x02 c<span style='display:none'>z</span>\x0b d</p></body>")
+    body = cleaned_body(
+        "<body><p>a\x01b<i hidden>y</i>\x02 c<span style='display:none'>z</span>\x0b d</p></body>"
+    )
     assert text_of(body) == "a\x01b\x02 c d"  # \x0b is whitespace, folded
 
 
 def test_whitespace_tail_of_a_hidden_element_keeps_words_apart() -> None:
-    body = cleaned("<body><p>word<span hidden>x</span> <b>next</b></p></body>")
+    body = cleaned_body("<body><p>word<span hidden>x</span> <b>next</b></p></body>")
     assert "".join(str(piece) for piece in body.itertext()) == "word next"
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from uuid import uuid4
 
 import pytest
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import Engine, create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -38,12 +38,18 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture
-def sessions(database_url: str) -> Iterator[sessionmaker[Session]]:
+def engine(database_url: str) -> Iterator[Engine]:
+    """An engine on the database of `database_url` (not migrated), disposed of after the test."""
+    created = make_engine(database_url)
+    yield created
+    created.dispose()
+
+
+@pytest.fixture
+def sessions(engine: Engine) -> sessionmaker[Session]:
     """Sessions on the migrated database of `database_url`."""
-    engine = make_engine(database_url)
     migrate(engine)
-    yield session_factory(engine)
-    engine.dispose()
+    return session_factory(engine)
 
 
 def postgres_schema() -> Iterator[str]:

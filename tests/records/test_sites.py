@@ -8,10 +8,14 @@ from records import site_of
 from records.sites import host_port
 
 
-def test_site_of_keeps_only_non_default_ports() -> None:
-    assert site_of("http://Example.org:80/a") == "example.org"
-    assert site_of("https://example.org/a") == "example.org"
-    assert site_of("https://example.org:443/a") == "example.org"
+@pytest.mark.parametrize(
+    "url", ["http://Example.org:80/a", "https://example.org/a", "https://example.org:443/a"]
+)
+def test_site_of_leaves_out_the_schemes_default_port(url: str) -> None:
+    assert site_of(url) == "example.org"
+
+
+def test_site_of_keeps_a_port_other_than_the_default() -> None:
     assert site_of("http://127.0.0.1:8001/a") == "127.0.0.1:8001"
 
 

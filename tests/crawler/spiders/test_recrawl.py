@@ -22,7 +22,7 @@ STATIC = (ChangeClass("static", 1.0, None),)
 
 
 def _crawl(tmp_path: Path, base: str, site: EvolvingSite, args: dict[str, str] | None = None) -> CrawlRun:
-    run = run_crawl(tmp_path, f"{base}/", args=args, settings={"RECRAWL_NOW": site.now.isoformat()})
+    run = run_crawl(tmp_path, f"{base}/", args=args or {}, settings={"RECRAWL_NOW": site.now.isoformat()})
     assert run.returncode == 0, run.log[-3000:]
     return run
 

@@ -4,7 +4,15 @@ nothing."""
 
 from __future__ import annotations
 
-from extraction import ExtractionError, ExtractionResult
+import random
+
+from extraction import (
+    DocumentTooLargeError,
+    EmptyDocumentError,
+    ExtractionError,
+    ExtractionResult,
+    NotHTMLError,
+)
 from extraction.methods.base import Method
 from extraction.methods.cetr import Cetr
 from extraction.methods.chunkweight import ChunkWeight
@@ -42,3 +50,16 @@ def result_of(method: Method, html: str | bytes) -> ExtractionResult:
     got = outcome(method, html)
     assert isinstance(got, ExtractionResult), f"expected a result, got {got!r}"
     return got
+
+
+def check_bad_documents_are_refused(method: Method, max_document_bytes: int) -> None:
+    """Blank input, binary bytes and a document past the method's `max_document_bytes` each give their
+    error."""
+    assert isinstance(outcome(method, b"  \n "), EmptyDocumentError)
+    assert isinstance(outcome(method, random.Random(7).randbytes(4096) + b"\x00"), NotHTMLError)
+    assert isinstance(outcome(method, b"<p>" + b"x" * (max_document_bytes + 1)), DocumentTooLargeError)
+
+
+def result_without_text(method: Method) -> ExtractionResult:
+    """The method's result on a page with an image and white space only."""
+    return result_of(method, '<html><body><img src="a.png"><div> </div></body></html>')

@@ -6,12 +6,15 @@ import json
 import re
 from collections import defaultdict
 from pathlib import Path
+from typing import Any, NamedTuple
 from urllib.parse import urlparse
 
 import pytest
 
 from extraction.evaluate.datasets import find_html, read_html
-from extraction.methods.base import SitePage
+from extraction.evaluate.metric import PageScore, score_page
+from extraction.methods.base import Method, SitePage
+from extraction.result import ExtractionResult
 
 # Posts live at YYYY/MM/DD/slug/index.html; archives, tags and the home page do not.
 _POST = re.compile(r"^\d{4}/\d\d/\d\d/[^/]+/index\.html$")
@@ -38,6 +41,26 @@ def whizzy_truth(shared_dir: Path) -> dict[str, str]:
         pytest.skip(f"whizzy ground truth not found at {path}")
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     return {row["file"]: row["main_text"] for row in rows}
+
+
+class Extraction(NamedTuple):
+    """A method's result on a page, and its score against the page's ground truth."""
+
+    result: ExtractionResult
+    score: PageScore
+
+
+def whizzy_extractions(shared_dir: Path, method: Method[Any], which: slice) -> list[Extraction]:
+    """`method` learns every whizzy post (one template), then extracts the posts with ground truth that
+    `which` picks, in the ground truth's order."""
+    posts = whizzy_posts(shared_dir)
+    truth = whizzy_truth(shared_dir)
+    method.learn(list(posts.values()))
+    extractions = []
+    for path in list(truth)[which]:
+        result = method.extract(posts[path].html)
+        extractions.append(Extraction(result, score_page(truth[path], result.text)))
+    return extractions
 
 
 def aeb_by_host(aeb_dir: Path) -> dict[str, list[tuple[str, SitePage]]]:

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from extraction.evaluate.metric import score_page
 from extraction.methods.base import SitePage
 from extraction.methods.cluster_terms import ClusterTerms
 from extraction.methods.infodiscoverer import ContentBlock, InfoDiscoverer, InfoDiscovererParams, threshold
 from extraction.result import Block, BlockKind
-from tests.extraction.methods.sites import whizzy_posts, whizzy_truth
+from tests.extraction.methods.sites import whizzy_extractions
 from tests.extraction.pages import find_block
 
 PARAMS = InfoDiscovererParams()
@@ -97,10 +96,6 @@ def test_without_other_pages_everything_is_informative() -> None:
 
 
 def test_whizzy_posts(shared_dir: Path) -> None:
-    posts = whizzy_posts(shared_dir)
-    truth = whizzy_truth(shared_dir)
-    method = InfoDiscoverer()
-    method.learn(list(posts.values()))
-    scores = [score_page(truth[path], method.extract(posts[path].html).text) for path in list(truth)[20:35]]
+    scores = [score for _, score in whizzy_extractions(shared_dir, InfoDiscoverer(), slice(20, 35))]
     assert sum(score.recall for score in scores) / len(scores) > 0.85
     assert sum(score.precision for score in scores) / len(scores) > 0.7

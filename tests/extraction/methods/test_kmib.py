@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from extraction.evaluate.metric import score_page
 from extraction.methods.base import SitePage
 from extraction.methods.common import Subtrees
 from extraction.methods.kmib import CoverageTree, KMib, KMibParams, content_information, structure_information
 from extraction.result import Block, BlockFeatures, BlockKind
-from tests.extraction.methods.sites import whizzy_posts, whizzy_truth
+from tests.extraction.methods.sites import whizzy_extractions
 from tests.extraction.pages import find_block, segment_html
 
 STORY = "Police searched the river banks until dawn, and divers found the boat near the old bridge."
@@ -88,10 +87,6 @@ def test_without_other_pages_cii_counts_terms() -> None:
 
 
 def test_whizzy_posts(shared_dir: Path) -> None:
-    posts = whizzy_posts(shared_dir)
-    truth = whizzy_truth(shared_dir)
-    method = KMib()
-    method.learn(list(posts.values()))
-    scores = [score_page(truth[path], method.extract(posts[path].html).text) for path in list(truth)[:15]]
+    scores = [score for _, score in whizzy_extractions(shared_dir, KMib(), slice(15))]
     assert sum(score.recall for score in scores) / len(scores) > 0.8
     assert sum(score.precision for score in scores) / len(scores) > 0.7

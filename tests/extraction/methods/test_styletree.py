@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from extraction.evaluate.metric import score_page
 from extraction.methods.base import SitePage
 from extraction.methods.styletree import SiteStyleTree
-from tests.extraction.methods.sites import whizzy_posts, whizzy_truth
+from tests.extraction.methods.sites import whizzy_extractions
 from tests.extraction.pages import find_block
 
 TEMPLATE = """<html><body><div><a href="/">Home</a> <a href="/news">News</a></div><div>{article}</div>
@@ -46,12 +45,6 @@ def test_without_other_pages_nothing_is_noise() -> None:
 
 
 def test_whizzy_posts(shared_dir: Path) -> None:
-    posts = whizzy_posts(shared_dir)
-    truth = whizzy_truth(shared_dir)
-    method = SiteStyleTree()
-    method.learn(list(posts.values()))
-    paths = list(truth)[:15]
-    scores = [score_page(truth[path], method.extract(posts[path].html).text) for path in paths]
-    assert sum(score.recall for score in scores) / len(scores) > 0.9
-    result = method.extract(posts[paths[0]].html)
-    assert not find_block(result.blocks, "Recent Posts").is_content
+    extractions = whizzy_extractions(shared_dir, SiteStyleTree(), slice(15))
+    assert sum(score.recall for _, score in extractions) / len(extractions) > 0.9
+    assert not find_block(extractions[0].result.blocks, "Recent Posts").is_content

@@ -11,6 +11,7 @@ from lxml import etree
 from extraction.dom import clean_tree, parse_html
 from extraction.site_models.styletree import StyleTree
 from tests.extraction.methods.sites import whizzy_posts
+from tests.extraction.pages import cleaned_body
 
 ATTRIBUTES = ("width", "height", "bgcolor")
 TEMPLATE = """<html><body><table width="800" height="200">
@@ -18,17 +19,9 @@ TEMPLATE = """<html><body><table width="800" height="200">
 </table>{article}<table bgcolor="red"><tr><td>Copyright the site</td></tr></table></body></html>"""
 
 
-def body(html: str) -> etree._Element:
-    root = parse_html(html).root
-    assert root is not None
-    cleaned = clean_tree(root)
-    assert cleaned is not None
-    return cleaned
-
-
 def page(*paragraphs: str) -> etree._Element:
     article = "<div>" + "".join(f"<p>{text}</p>" for text in paragraphs) + "</div>"
-    return body(TEMPLATE.format(article=article))
+    return cleaned_body(TEMPLATE.format(article=article))
 
 
 def tree_of(*bodies: etree._Element) -> StyleTree:
@@ -44,14 +37,14 @@ def test_the_presentation_style_of_the_papers_body() -> None:
     html = (
         '<body><table width="800" height="200"></table><img width="800"><table bgcolor="RED"></table></body>'
     )
-    style = StyleTree(ATTRIBUTES).presentation_style(body(f"<html>{html}</html>"))
+    style = StyleTree(ATTRIBUTES).presentation_style(cleaned_body(f"<html>{html}</html>"))
     assert style == (("table", "width=800;height=200"), ("img", "width=800"), ("table", "bgcolor=red"))
 
 
 def test_digits_fold_and_only_display_attributes_count() -> None:
     tree = StyleTree(("class",))
-    one = body('<html><body><div class="post-12 x" id="a"></div></body></html>')
-    two = body('<html><body><div class="post-345 x" id="b"></div></body></html>')
+    one = cleaned_body('<html><body><div class="post-12 x" id="a"></div></body></html>')
+    two = cleaned_body('<html><body><div class="post-345 x" id="b"></div></body></html>')
     assert tree.presentation_style(one) == tree.presentation_style(two) == (("div", "class=post-0 x"),)
 
 
@@ -105,12 +98,12 @@ def test_noise_elements_are_the_template_of_a_new_page() -> None:
 
 def test_a_page_of_another_layout_is_not_noise() -> None:
     tree = tree_of(page("One story."), page("Another story."))
-    other = body("<html><body><section><p>Nothing like the site's pages.</p></section></body></html>")
+    other = cleaned_body("<html><body><section><p>Nothing like the site's pages.</p></section></body></html>")
     assert tree.noise_elements(other, 0.9, 0.3) == []
 
 
 def test_deep_pages_merge_without_recursion() -> None:
-    deep = body("<html><body>" + "<div>" * 2000 + "text" + "</div>" * 2000 + "</body></html>")
+    deep = cleaned_body("<html><body>" + "<div>" * 2000 + "text" + "</div>" * 2000 + "</body></html>")
     tree = tree_of(deep, deep)
     assert max(node.level for node in tree.elements) > 1900
     assert tree.noise_elements(deep, 0.9, 0.3)

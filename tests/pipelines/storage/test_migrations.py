@@ -6,9 +6,9 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Connection, event, inspect, select, text
+from sqlalchemy import Connection, Engine, event, inspect, select, text
 
-from pipelines.storage import make_engine, migrate, session_factory
+from pipelines.storage import migrate, session_factory
 from pipelines.storage.codec import int_to_hash
 from pipelines.storage.db import MIGRATIONS_DIR
 from pipelines.storage.models import Base, Block, clean_pages, described_by_models, page_blocks
@@ -43,58 +43,42 @@ VIEWS = {
 }
 
 
-def test_migrating_twice_is_a_noop(database_url: str) -> None:
+def test_migrating_twice_is_a_noop(database_url: str, engine: Engine) -> None:
     migrate(database_url)
-    engine = make_engine(database_url)
     statements: list[str] = []
     event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
-    try:
-        migrate(engine)
-        with engine.connect() as connection:
-            version = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
-    finally:
-        engine.dispose()
+    migrate(engine)
+    with engine.connect() as connection:
+        version = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
     assert version == ["0005"]  # the latest migration: 0005_crawl_state
     changes = [sql for sql in statements if sql.lstrip().split()[0].upper() in {"CREATE", "ALTER", "DROP"}]
     assert changes == []
 
 
-def test_the_models_match_the_migrations(database_url: str) -> None:
-    engine = make_engine(database_url)
-    try:
-        migrate(engine)
-        with engine.connect() as connection:
-            options = {"include_name": lambda name, kind, _parents: described_by_models(name, kind)}
-            context = MigrationContext.configure(connection, opts=options)
-            differences = compare_metadata(context, Base.metadata)
-    finally:
-        engine.dispose()
+def test_the_models_match_the_migrations(engine: Engine) -> None:
+    migrate(engine)
+    with engine.connect() as connection:
+        options = {"include_name": lambda name, kind, _parents: described_by_models(name, kind)}
+        context = MigrationContext.configure(connection, opts=options)
+        differences = compare_metadata(context, Base.metadata)
     assert differences == []
 
 
-def test_tables_and_views_land_in_the_database_schema(database_url: str) -> None:
-    engine = make_engine(database_url)
-    try:
-        migrate(engine)
-        with engine.connect() as connection:
-            inspector = inspect(connection)
-            tables, views = set(inspector.get_table_names()), set(inspector.get_view_names())
-            schema = _current_schema(connection)
-    finally:
-        engine.dispose()
+def test_tables_and_views_land_in_the_database_schema(engine: Engine) -> None:
+    migrate(engine)
+    with engine.connect() as connection:
+        inspector = inspect(connection)
+        tables, views = set(inspector.get_table_names()), set(inspector.get_view_names())
+        schema = _current_schema(connection)
     assert tables == (TABLES | SQLITE_SEARCH if schema is None else TABLES)
     assert views == VIEWS
     assert schema is None or schema.startswith("cc_")  # PostgreSQL: the test's own schema
 
 
-def test_index_savings_documents_stored_bytes(database_url: str) -> None:
-    engine = make_engine(database_url)
-    try:
-        migrate(engine)
-        with engine.connect() as connection:
-            documentation = _view_documentation(connection, "index_savings")
-    finally:
-        engine.dispose()
+def test_index_savings_documents_stored_bytes(engine: Engine) -> None:
+    migrate(engine)
+    with engine.connect() as connection:
+        documentation = _view_documentation(connection, "index_savings")
     assert (
         "stored_bytes = the bytes on disk (store_size) of the parts that hold a site's rows" in documentation
     )
@@ -123,26 +107,22 @@ def _upgrade(connection: Connection, revision: str) -> None:
     command.upgrade(config, revision)
 
 
-def test_pages_stored_under_0002_keep_their_rows_and_lose_only_final_url(database_url: str) -> None:
-    engine = make_engine(database_url)
-    try:
-        with engine.begin() as connection:
-            _upgrade(connection, "0002")
-            connection.execute(text("INSERT INTO sites (id, host) VALUES (1, 'a.example')"))
-            connection.execute(
-                text(
-                    "INSERT INTO pages (id, url, final_url, status, fetched_at, title, site_id, "
-                    "raw_html_bytes, visible_text_bytes, stored_bytes, content_hash) VALUES (1, "
-                    "'http://a.example/', 'http://a.example/', 200, '2026-11-22 12:00:00+00', 'A page', 1, "
-                    "100, 10, 5, 'abc')"
-                )
+def test_pages_stored_under_0002_keep_their_rows_and_lose_only_final_url(engine: Engine) -> None:
+    with engine.begin() as connection:
+        _upgrade(connection, "0002")
+        connection.execute(text("INSERT INTO sites (id, host) VALUES (1, 'a.example')"))
+        connection.execute(
+            text(
+                "INSERT INTO pages (id, url, final_url, status, fetched_at, title, site_id, "
+                "raw_html_bytes, visible_text_bytes, stored_bytes, content_hash) VALUES (1, "
+                "'http://a.example/', 'http://a.example/', 200, '2026-11-22 12:00:00+00', 'A page', 1, "
+                "100, 10, 5, 'abc')"
             )
-        migrate(engine)
-        with engine.connect() as connection:
-            columns = {column["name"] for column in inspect(connection).get_columns("pages")}
-            row = connection.execute(text("SELECT url, title, site FROM clean_pages")).one()
-    finally:
-        engine.dispose()
+        )
+    migrate(engine)
+    with engine.connect() as connection:
+        columns = {column["name"] for column in inspect(connection).get_columns("pages")}
+        row = connection.execute(text("SELECT url, title, site FROM clean_pages")).one()
     assert "final_url" not in columns
     assert tuple(row) == ("http://a.example/", "A page", "a.example")
 
@@ -237,30 +217,26 @@ def _store_0003(connection: Connection) -> None:
     _insert(connection, "cluster_block_counts", [{"cluster_id": 1, "block_hash": HASHES["menu"], "pages": 2}])
 
 
-def test_pages_stored_under_0003_keep_their_blocks_labels_and_text(database_url: str) -> None:
-    engine = make_engine(database_url)
-    try:
-        with engine.begin() as connection:
-            _store_0003(connection)
-        migrate(engine)
-        sessions = session_factory(engine)
-        with sessions() as session:
-            texts = dict(session.execute(select(clean_pages.c.url, clean_pages.c.text)).all())
-            rows = session.execute(
-                select(
-                    page_blocks.c.page_id,
-                    page_blocks.c.position,
-                    page_blocks.c.block_hash,
-                    page_blocks.c.label,
-                )
-                .add_columns(page_blocks.c.rule, page_blocks.c.text)
-                .order_by(page_blocks.c.page_id, page_blocks.c.position)
-            ).all()
-            dictionary = session.execute(select(Block.hash, Block.text, Block.content_pages)).all()
-            hits = [hit.url for hit in search(session, "paragraph kept once")]
-        mismatches = search_index_mismatches(sessions)
-    finally:
-        engine.dispose()
+def test_pages_stored_under_0003_keep_their_blocks_labels_and_text(engine: Engine) -> None:
+    with engine.begin() as connection:
+        _store_0003(connection)
+    migrate(engine)
+    sessions = session_factory(engine)
+    with sessions() as session:
+        texts = dict(session.execute(select(clean_pages.c.url, clean_pages.c.text)).all())
+        rows = session.execute(
+            select(
+                page_blocks.c.page_id,
+                page_blocks.c.position,
+                page_blocks.c.block_hash,
+                page_blocks.c.label,
+            )
+            .add_columns(page_blocks.c.rule, page_blocks.c.text)
+            .order_by(page_blocks.c.page_id, page_blocks.c.position)
+        ).all()
+        dictionary = session.execute(select(Block.hash, Block.text, Block.content_pages)).all()
+        hits = [hit.url for hit in search(session, "paragraph kept once")]
+    mismatches = search_index_mismatches(sessions)
     assert texts == {
         "http://a.example/1": f"Hello.\n{SHARED_TEXT}",
         "http://a.example/2": f"{SHARED_TEXT}\nOnly here.",
