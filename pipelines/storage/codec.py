@@ -8,7 +8,10 @@ site models' state of a page as a compressed record of a few bytes a block.
   - inline, when no other page holds it: a string, one character that codes the label and rule
     (`chr(INLINE_CONTENT + rule)` then the text of a content block, `chr(INLINE_NOISE + rule)` then the
     hex hash of a noise block);
-  - a reference to the block dictionary, when several pages hold it: an integer, `block id * 64 + code`.
+  - a reference to the block dictionary, when several pages hold it: an integer, `block id * 64 + code`;
+  - a run of `MIN_RUN` or more noise references to consecutive dictionary ids with one code, as the
+    template's menus, sidebars and footers come on every page of a cluster: `[first reference, count]`
+    (`pack`; `unpack` and the `BlockArray` column type give the references back).
   A block costs a few bytes beyond its text, and the array reads in SQL (`json_each`,
   `json_array_elements`), so the views can list the blocks and join the clean text.
 - A page's model state (`ModelState`) is, per block: the id of its place in the cluster's dictionary
@@ -25,9 +28,19 @@ import zlib
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import JSON, Dialect
+from sqlalchemy.types import TypeDecorator
 
 from extraction import Block
-from pipelines.storage.models import CODE_BITS, CONTENT, CONTENT_BIT, NOISE
+
+CONTENT = "content"
+NOISE = "noise"
+# The bit of a block's code that says it is content; the five low bits are its `extraction.Rule`.
+CONTENT_BIT = 0x20
+# A dictionary reference in `pages.blocks`: the block's id shifted left by this, its code in the low bits.
+CODE_BITS = 6
 
 _CODE_MASK = (1 << CODE_BITS) - 1
 _RULE_MASK = CONTENT_BIT - 1
@@ -39,8 +52,61 @@ INLINE_CONTENT, INLINE_NOISE = 0x40, 0x60
 NO_SHAPE, DERIVED_SHAPE, STORED_SHAPE, MASKED_SHAPE = 0, 1, 2, 3
 _SIGN = 1 << 63
 
-# An element of `pages.blocks`: a dictionary reference or an inline block.
+# An element of a page's blocks: a dictionary reference or an inline block.
 Element = int | str
+# As `pages.blocks` stores it: an element, or a run of references, [first, count].
+StoredElement = int | str | list[int]
+# The shortest run stored as one: two references cost as much as the pair that would replace them.
+MIN_RUN = 3
+# The difference between the references of consecutive dictionary ids with one code.
+_NEXT_ID = 1 << CODE_BITS
+
+
+def pack(elements: Sequence[Element]) -> list[StoredElement]:
+    """A page's elements as `pages.blocks` stores them: each run of `MIN_RUN` or more noise references to
+    consecutive ids with one code as `[first, count]` (content references stay single, so that SQL reading
+    the clean text needs no expansion)."""
+    packed: list[StoredElement] = []
+    start = 0
+    while start < len(elements):
+        first, end = elements[start], start + 1
+        if isinstance(first, int) and not first & CONTENT_BIT:
+            while end < len(elements) and elements[end] == first + (end - start) * _NEXT_ID:
+                end += 1
+        if end - start >= MIN_RUN:
+            packed.append([first, end - start])  # type: ignore[list-item]
+        else:
+            packed.extend(elements[start:end])
+        start = end
+    return packed
+
+
+def unpack(stored: Sequence[StoredElement]) -> list[Element]:
+    """The elements of a page as `pack` stored them."""
+    elements: list[Element] = []
+    for value in stored:
+        if isinstance(value, list):
+            first, count = value
+            elements.extend(range(first, first + count * _NEXT_ID, _NEXT_ID))
+        else:
+            elements.append(value)
+    return elements
+
+
+class BlockArray(TypeDecorator[list[Element]]):
+    """The column type of `pages.blocks`: JSON, a page's elements packed (`pack`) as they are written and
+    unpacked as they are read."""
+
+    impl = JSON
+    cache_ok = True
+
+    def process_bind_param(self, value: list[Element] | None, dialect: Dialect) -> Any:
+        """The elements as stored."""
+        return None if value is None else pack(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> list[Element] | None:
+        """The stored elements unpacked."""
+        return None if value is None else unpack(value)
 
 
 def hash_to_int(digest: str) -> int:

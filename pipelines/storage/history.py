@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from extraction import text_hash
 from pipelines.storage.codec import (
+    CONTENT,
     CONTENT_BIT,
     Element,
     element_block,
@@ -28,7 +29,7 @@ from pipelines.storage.codec import (
     int_to_hash,
 )
 from pipelines.storage.content import CHUNK
-from pipelines.storage.models import CONTENT, Block, PageHistory
+from pipelines.storage.models import Block, PageHistory
 from records import PageRecord
 
 

@@ -22,6 +22,7 @@ from extraction import Block
 from extraction.site_models import BlockKey, stored_block
 from extraction.site_models.frequency import derived_shape, masked_shape
 from pipelines.storage.codec import (
+    CONTENT,
     DERIVED_SHAPE,
     MASKED_SHAPE,
     NO_SHAPE,
@@ -36,7 +37,7 @@ from pipelines.storage.codec import (
 )
 from pipelines.storage.dialect import insert_for
 from pipelines.storage.known import KnownIds, Place
-from pipelines.storage.models import CONTENT, ModelPlaces, PageModel
+from pipelines.storage.models import ModelPlaces, PageModel
 from records import BlockRecord
 
 # Places per row of `model_places`: the index takes the low 16 bits of a place id.

@@ -8,7 +8,8 @@ What holds what (`store_size` measures it):
 - pages: a row per page, and in `pages.blocks` its blocks in order as one JSON array, a block being either
   inline, when no other page holds it (a string: one character that codes its label and rule, then its
   text if it is content, its hash if it is noise, `pipelines.storage.codec`), or a reference to the block
-  dictionary (an integer, `block id * 64 + code`, the code being its label and rule, `rules`);
+  dictionary (an integer, `block id * 64 + code`, the code being its label and rule, `rules`), or a run of
+  noise references to consecutive ids with one code (`[first, count]`: a template's menu in a few bytes);
 - the block dictionary (`blocks`): each block several pages hold, once, by its 64-bit text hash, with its
   text while some page refers to it as content (`content_pages` counts them);
 - search index: the clean text of each page (SQLite: the FTS5 table `page_search`; PostgreSQL:
@@ -44,13 +45,7 @@ from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.expression import TableClause
 
-CONTENT = "content"
-NOISE = "noise"
-# The bit of a block's code that says it is content; the five low bits are its `extraction.Rule`.
-CONTENT_BIT = 0x20
-# A dictionary reference in `pages.blocks`: the block's id shifted left by this, its code in the low bits.
-CODE_BITS = 6
-
+from pipelines.storage.codec import BlockArray, Element
 
 # The search index is made by SQL the models cannot describe (an FTS5 table and its shadow tables on SQLite,
 # a GIN index on PostgreSQL): migration 0004 creates it, and comparisons of models and schema leave it out.
@@ -124,8 +119,8 @@ class Page(Base):
     # with the same fingerprint changes nothing stored.
     fingerprint: Mapped[int] = mapped_column(BigInteger)
     # Every block of the page in order: inline when no other page holds it (a string), else a reference to
-    # the block dictionary, block id * 64 + code (`pipelines.storage.codec`).
-    blocks: Mapped[list[int | str]] = mapped_column(JSON)
+    # the block dictionary, block id * 64 + code, runs of noise references packed (`pipelines.storage.codec`).
+    blocks: Mapped[list[Element]] = mapped_column(BlockArray)
     # PostgreSQL's search index of the clean text (SQLite keeps its own, the FTS5 table page_search).
     search: Mapped[Any] = mapped_column(Text().with_variant(TSVECTOR(), "postgresql"), nullable=True)
     # When the page answered 404 or 410 (None while it is there): it leaves `clean_pages`, not the store.

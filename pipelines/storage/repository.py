@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 
 from extraction import text_hash
 from pipelines.storage.codec import (
+    CONTENT,
     CONTENT_BIT,
     Element,
     code,
@@ -44,7 +45,7 @@ from pipelines.storage.dialect import insert_for, is_postgresql
 from pipelines.storage.history import StoredVersion, record_versions
 from pipelines.storage.known import KnownBlock, KnownIds
 from pipelines.storage.model_state import write_states
-from pipelines.storage.models import CONTENT, Block, Cluster, Page, Site, clean_pages
+from pipelines.storage.models import Block, Cluster, Page, Site, clean_pages
 from pipelines.storage.search_index import TextChange, index_pages
 from records import BlockRecord, PageRecord
 

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, Engine, event, inspect, select, text
 
-from pipelines.storage import migrate, session_factory
-from pipelines.storage.codec import int_to_hash
+from pipelines.storage import migrate, session_factory, store_pages
+from pipelines.storage.codec import int_to_hash, unpack
 from pipelines.storage.db import MIGRATIONS_DIR
 from pipelines.storage.models import Base, Block, clean_pages, described_by_models, page_blocks
 from pipelines.storage.search import search
 from tests.pipelines.databases import search_index_mismatches
+from tests.pipelines.items import whizzy_items
 
 TABLES = {
     "alembic_version",
@@ -50,7 +54,7 @@ def test_migrating_twice_is_a_noop(database_url: str, engine: Engine) -> None:
     migrate(engine)
     with engine.connect() as connection:
         version = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
-    assert version == ["0005"]  # the latest migration: 0005_crawl_state
+    assert version == ["0006"]  # the latest migration: 0006_template_runs
     changes = [sql for sql in statements if sql.lstrip().split()[0].upper() in {"CREATE", "ALTER", "DROP"}]
     assert changes == []
 
@@ -255,3 +259,49 @@ def test_pages_stored_under_0003_keep_their_blocks_labels_and_text(engine: Engin
     )
     assert sorted(hits) == ["http://a.example/1", "http://a.example/2"]
     assert mismatches == []
+
+
+def _downgrade(connection: Connection, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["connection"] = connection
+    command.downgrade(config, revision)
+
+
+def _arrays(connection: Connection) -> dict[int, list[object]]:
+    rows = connection.execute(text("SELECT id, blocks FROM pages ORDER BY id")).all()
+    return {page_id: json.loads(value) if isinstance(value, str) else value for page_id, value in rows}
+
+
+def _views(connection: Connection) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    blocks = select(page_blocks).order_by(page_blocks.c.page_id, page_blocks.c.position)
+    texts = select(clean_pages.c.page_id, clean_pages.c.text).order_by(clean_pages.c.page_id)
+    return [tuple(row) for row in connection.execute(blocks)], [
+        tuple(row) for row in connection.execute(texts)
+    ]
+
+
+def test_pages_stored_under_0005_are_packed_and_read_the_same(engine: Engine, shared_dir: Path) -> None:
+    with engine.begin() as connection:
+        _upgrade(connection, "0005")
+    with session_factory(engine).begin() as session:
+        store_pages(session, whizzy_items(shared_dir, 20))
+    with engine.begin() as connection:
+        # As 0005 stored them: every reference single.
+        unpacked = {page_id: unpack(stored) for page_id, stored in _arrays(connection).items()}
+        for page_id, elements in unpacked.items():
+            connection.execute(
+                text("UPDATE pages SET blocks = :blocks WHERE id = :id"),
+                {"id": page_id, "blocks": json.dumps(elements)},
+            )
+        before = _views(connection)
+    migrate(engine)
+    with engine.begin() as connection:
+        packed = _arrays(connection)
+        after = _views(connection)
+        _downgrade(connection, "0005")
+        restored, downgraded = _arrays(connection), _views(connection)
+    assert any(isinstance(value, list) for array in packed.values() for value in array)
+    assert {page_id: unpack(array) for page_id, array in packed.items()} == unpacked
+    assert after == before
+    assert (restored, downgraded) == (unpacked, before)

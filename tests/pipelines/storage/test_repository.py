@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -91,6 +92,15 @@ def expected_rows(item: PageRecord, shared: set[str] = frozenset()) -> list[tupl
 def stored_array(sessions: Sessions, url: str) -> list[int | str]:
     with sessions() as session:
         return list(session.scalars(select(Page.blocks).where(Page.url == url)).one())
+
+
+def raw_arrays(sessions: Sessions) -> list[object]:
+    """Every element of every page as stored, runs packed (read past the column type)."""
+    with sessions() as session:
+        stored = session.execute(text("SELECT blocks FROM pages")).scalars()
+        return [
+            value for array in stored for value in (json.loads(array) if isinstance(array, str) else array)
+        ]
 
 
 def clean_text(sessions: Sessions, url: str) -> str | None:
@@ -298,6 +308,7 @@ def test_whizzy_pages_round_trip(sessions: Sessions, shared_dir: Path) -> None:
         store(sessions, items[start : start + 15], known, model_state=True)
     assert dictionary(sessions)  # the template's lines, at least
     assert search_index_mismatches(sessions) == []
+    assert any(isinstance(value, list) for value in raw_arrays(sessions))  # the template's runs, packed
     for item in items:
         assert clean_text(sessions, item.url) == item.content_text
         rows = page_block_rows(sessions, item.url)

@@ -1,0 +1,205 @@
+"""Template runs: a page's noise references to consecutive dictionary ids with one code are stored as one.
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-11-24
+
+A template's menus, sidebars and footers come on every page of a cluster in the same order, and the
+dictionary gives their blocks consecutive ids as the first page meets them: `pages.blocks` stores such a
+run as `[first reference, count]` (`pipelines.storage.codec.pack`), a few bytes for a whole menu. Content
+references stay single, so the clean text reads as before; `page_blocks` and `index_savings` expand runs.
+The arrays stored before are packed here; a downgrade unpacks them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import context, op
+
+revision: str = "0006"
+down_revision: str | None = "0005"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+# Packing, written out so that this migration keeps doing what it did when the codec changes.
+_MIN_RUN = 3
+_CONTENT_BIT = 0x20
+_NEXT_ID = 64
+_PAGES_PER_READ = 500
+
+
+def upgrade() -> None:
+    """Pack the stored arrays; expand runs in the views that list references."""
+    dialect = op.get_bind().dialect.name
+    _rewrite_arrays(_pack)
+    _replace_views(_PAGE_BLOCKS[dialect], _index_savings(dialect, _REFERENCES[dialect]))
+
+
+def downgrade() -> None:
+    """Unpack the arrays and restore 0004's views."""
+    dialect = op.get_bind().dialect.name
+    module = context.script.get_revision("0004").module
+    _replace_views(module._PAGE_BLOCKS[dialect], _index_savings(dialect, module._REFERENCES[dialect]))
+    _rewrite_arrays(_unpack)
+
+
+def _pack(elements: list[Any]) -> list[Any]:
+    packed: list[Any] = []
+    start = 0
+    while start < len(elements):
+        first, end = elements[start], start + 1
+        if isinstance(first, int) and not first & _CONTENT_BIT:
+            while end < len(elements) and elements[end] == first + (end - start) * _NEXT_ID:
+                end += 1
+        packed += [[first, end - start]] if end - start >= _MIN_RUN else elements[start:end]
+        start = end
+    return packed
+
+
+def _unpack(stored: list[Any]) -> list[Any]:
+    elements: list[Any] = []
+    for value in stored:
+        if isinstance(value, list):
+            elements += range(value[0], value[0] + value[1] * _NEXT_ID, _NEXT_ID)
+        else:
+            elements.append(value)
+    return elements
+
+
+def _rewrite_arrays(convert: Callable[[list[Any]], list[Any]]) -> None:
+    bind = op.get_bind()
+    last = 0
+    while True:
+        rows = bind.execute(
+            sa.text("SELECT id, blocks FROM pages WHERE id > :last ORDER BY id LIMIT :limit"),
+            {"last": last, "limit": _PAGES_PER_READ},
+        ).all()
+        if not rows:
+            return
+        changed = []
+        for page_id, stored in rows:
+            elements = json.loads(stored) if isinstance(stored, str) else stored
+            converted = convert(elements)
+            if converted != elements:
+                changed.append({"id": page_id, "blocks": json.dumps(converted, separators=(",", ":"))})
+        if changed:
+            bind.execute(sa.text(_UPDATE[bind.dialect.name]), changed)
+        last = rows[-1][0]
+
+
+_UPDATE = {
+    "sqlite": "UPDATE pages SET blocks = :blocks WHERE id = :id",
+    "postgresql": "UPDATE pages SET blocks = CAST(:blocks AS json) WHERE id = :id",
+}
+
+
+def _replace_views(page_blocks: str, index_savings: list[str]) -> None:
+    op.execute("DROP VIEW index_savings")
+    op.execute("DROP VIEW page_blocks")
+    op.execute(page_blocks)
+    for statement in index_savings:
+        op.execute(statement)
+
+
+def _index_savings(dialect: str, references: str) -> list[str]:
+    """0004's `index_savings` (and its comment) reading the dictionary references from `references`."""
+    module = context.script.get_revision("0004").module
+    octets = module._OCTETS[dialect]
+    page_octets = " + ".join(octets.format(name) for name in ("url", "title", "CAST(blocks AS TEXT)"))
+    view = module._INDEX_SAVINGS.format(
+        definition=module.INDEX_SAVINGS_DEFINITION,
+        page_octets=page_octets,
+        references=references,
+        state_octets=octets.format("m.state") if dialect == "postgresql" else "length(m.state)",
+        real=module._REAL[dialect],
+    )
+    if dialect == "sqlite":
+        return [view]
+    comment = module.INDEX_SAVINGS_DEFINITION.replace("'", "''")
+    return [view, f"COMMENT ON VIEW index_savings IS '{comment}'"]
+
+
+# A JSON array of n zeros (SQLite has no series function built in): json_each over it counts 0 to n - 1.
+_ZEROS = "'[' || replace(hex(zeroblob({n} - 1)), '00', '0,') || '0]'"
+# The dictionary references among a page's elements, runs expanded, as `j.value`.
+_REFERENCES = {
+    "sqlite": "(SELECT p2.id AS page_id, CASE WHEN e.type = 'array' THEN json_extract(e.value, '$[0]') "
+    "+ (s.key << 6) ELSE e.value END AS value FROM pages AS p2 JOIN json_each(p2.blocks) AS e "
+    "JOIN json_each(CASE WHEN e.type = 'array' THEN "
+    + _ZEROS.format(n="json_extract(e.value, '$[1]')")
+    + " ELSE '[0]' END) AS s WHERE e.type IN ('integer', 'array')) AS j WHERE j.page_id = p.id",
+    "postgresql": "LATERAL (SELECT CASE WHEN json_typeof(e) = 'array' THEN (e ->> 0)::bigint + (g.step << 6) "
+    "ELSE (e #>> '{}')::bigint END AS value FROM json_array_elements(p.blocks) AS e "
+    "CROSS JOIN LATERAL generate_series(0, CASE WHEN json_typeof(e) = 'array' THEN (e ->> 1)::int - 1 "
+    "ELSE 0 END) AS g(step) WHERE json_typeof(e) IN ('number', 'array')) AS j",
+}
+_PAGE_BLOCKS_COLUMNS = {
+    "sqlite": """
+SELECT e.page_id, e.position, e.block_id,
+    CASE WHEN e.inline THEN CASE WHEN NOT e.content THEN substr(e.value, 2) END
+        ELSE printf('%016x', b.hash) END AS block_hash,
+    CASE WHEN e.content THEN 'content' ELSE 'noise' END AS label, r.name AS rule, r.description AS reason,
+    CASE WHEN e.content THEN CASE WHEN e.inline THEN substr(e.value, 2) ELSE b.text END END AS text""",
+    "postgresql": """
+SELECT e.page_id, e.position, e.block_id,
+    CASE WHEN e.string IS NOT NULL THEN CASE WHEN NOT e.content THEN substr(e.string, 2) END
+        ELSE lpad(to_hex(b.hash), 16, '0') END AS block_hash,
+    CASE WHEN e.content THEN 'content' ELSE 'noise' END AS label, r.name AS rule, r.description AS reason,
+    CASE WHEN e.content THEN coalesce(substr(e.string, 2), b.text) END AS text""",
+}
+_PAGE_BLOCKS = {
+    "sqlite": f"""
+CREATE VIEW page_blocks AS
+-- page_blocks: every block of every page, in order: its label, the rule that decided it and why, its text
+-- hash (hex; none for a content block held inline: it is its text's), its dictionary id when several pages
+-- hold it, and its text when it is content. A run of references ([first, count]) is one row per block.
+{_PAGE_BLOCKS_COLUMNS["sqlite"]}
+FROM (
+    SELECT x.page_id, x.stop - x.size + s.key AS position, x.value, x.inline,
+        CASE WHEN x.inline THEN unicode(x.value) < 96 ELSE (x.ref & 32) <> 0 END AS content,
+        CASE WHEN x.inline THEN unicode(x.value) & 31 ELSE x.ref & 31 END AS rule,
+        CASE WHEN NOT x.inline THEN (x.ref >> 6) + s.key END AS block_id
+    FROM (
+        SELECT p.id AS page_id, j.value AS value, j.type = 'text' AS inline,
+            CASE j.type WHEN 'array' THEN json_extract(j.value, '$[0]') WHEN 'integer' THEN j.value END
+                AS ref,
+            CASE WHEN j.type = 'array' THEN json_extract(j.value, '$[1]') ELSE 1 END AS size,
+            sum(CASE WHEN j.type = 'array' THEN json_extract(j.value, '$[1]') ELSE 1 END)
+                OVER (PARTITION BY p.id ORDER BY CAST(j.key AS INTEGER)) AS stop
+        FROM pages AS p JOIN json_each(p.blocks) AS j
+    ) AS x
+    JOIN json_each({_ZEROS.format(n="x.size")}) AS s
+) AS e
+LEFT JOIN blocks AS b ON b.id = e.block_id
+JOIN rules AS r ON r.code = e.rule
+""",
+    "postgresql": f"""
+CREATE VIEW page_blocks AS
+{_PAGE_BLOCKS_COLUMNS["postgresql"]}
+FROM (
+    SELECT x.page_id, CAST(x.stop - x.size + g.step AS integer) AS position, x.string,
+        (x.number >> 6) + g.step AS block_id,
+        CASE WHEN x.string IS NOT NULL THEN ascii(x.string) < 96 ELSE (x.number & 32) <> 0 END AS content,
+        CASE WHEN x.string IS NOT NULL THEN ascii(x.string) & 31 ELSE x.number & 31 END AS rule
+    FROM (
+        SELECT p.id AS page_id, s.string, s.number, s.size,
+            sum(s.size) OVER (PARTITION BY p.id ORDER BY a.n) AS stop
+        FROM pages AS p
+        CROSS JOIN LATERAL json_array_elements(p.blocks) WITH ORDINALITY AS a(v, n)
+        CROSS JOIN LATERAL (
+            SELECT CASE WHEN json_typeof(a.v) = 'string' THEN a.v #>> '{{}}' END AS string,
+                CASE json_typeof(a.v) WHEN 'number' THEN (a.v #>> '{{}}')::bigint
+                    WHEN 'array' THEN (a.v ->> 0)::bigint END AS number,
+                CASE WHEN json_typeof(a.v) = 'array' THEN (a.v ->> 1)::int ELSE 1 END AS size
+        ) AS s
+    ) AS x
+    CROSS JOIN LATERAL generate_series(0, x.size - 1) AS g(step)
+) AS e
+LEFT JOIN blocks AS b ON b.id = e.block_id
+JOIN rules AS r ON r.code = e.rule
+""",
+}
