@@ -166,7 +166,8 @@ def retry_races(work: Callable[[], T], what: str, retries: int = _RETRIES, delay
 
 
 def _compact_json(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    # Text as UTF-8, not \u escapes: an escape takes 6 bytes for a character UTF-8 writes in 2 or 3.
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def reclaim(engine: Engine) -> None:

@@ -133,6 +133,14 @@ def test_page_row_and_its_blocks(sessions: Sessions) -> None:
     assert page_block_rows(sessions, HOME) == expected_rows(item)
 
 
+def test_text_is_stored_as_utf8_not_escaped(sessions: Sessions) -> None:
+    store(sessions, [make_item(HOME, [NAV, ("Crème brûlée, 焦糖布丁.", "content"), FOOTER])])
+    with sessions() as session:
+        stored = session.execute(text("SELECT CAST(blocks AS TEXT) FROM pages")).scalar_one()
+    assert "Crème brûlée, 焦糖布丁." in stored
+    assert clean_text(sessions, HOME) == "Crème brûlée, 焦糖布丁."
+
+
 def test_a_page_alone_keeps_its_content_text_and_its_noise_hashes_only(sessions: Sessions) -> None:
     store(sessions, [make_item(HOME, [NAV, ("Welcome to the shop.", "content"), FOOTER])])
     array = stored_array(sessions, HOME)

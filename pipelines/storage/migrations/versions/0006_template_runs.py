@@ -8,7 +8,8 @@ A template's menus, sidebars and footers come on every page of a cluster in the 
 dictionary gives their blocks consecutive ids as the first page meets them: `pages.blocks` stores such a
 run as `[first reference, count]` (`pipelines.storage.codec.pack`), a few bytes for a whole menu. Content
 references stay single, so the clean text reads as before; `page_blocks` and `index_savings` expand runs.
-The arrays stored before are packed here; a downgrade unpacks them.
+The arrays stored before are packed here, and written as UTF-8 where they held escaped characters (a character
+in 6 bytes); a downgrade unpacks them.
 """
 
 from __future__ import annotations
@@ -75,17 +76,16 @@ def _rewrite_arrays(convert: Callable[[list[Any]], list[Any]]) -> None:
     last = 0
     while True:
         rows = bind.execute(
-            sa.text("SELECT id, blocks FROM pages WHERE id > :last ORDER BY id LIMIT :limit"),
+            sa.text("SELECT id, CAST(blocks AS TEXT) FROM pages WHERE id > :last ORDER BY id LIMIT :limit"),
             {"last": last, "limit": _PAGES_PER_READ},
         ).all()
         if not rows:
             return
         changed = []
         for page_id, stored in rows:
-            elements = json.loads(stored) if isinstance(stored, str) else stored
-            converted = convert(elements)
-            if converted != elements:
-                changed.append({"id": page_id, "blocks": json.dumps(converted, separators=(",", ":"))})
+            written = json.dumps(convert(json.loads(stored)), separators=(",", ":"), ensure_ascii=False)
+            if written != stored:
+                changed.append({"id": page_id, "blocks": written})
         if changed:
             bind.execute(sa.text(_UPDATE[bind.dialect.name]), changed)
         last = rows[-1][0]
