@@ -26,6 +26,8 @@ _SITE_HEADERS = (
 _PALETTE = ("#2b6cb0", "#9f7aea", "#dd6b20", "#38a169", "#d69e2e", "#718096", "#cbd5e0", "#a0aec0")
 _COLOURS = dict(zip(PARTS, _PALETTE, strict=True))
 _HTML_COLOUR, _BASELINE_COLOUR = "#e53e3e", "#805ad5"
+# The parts that belong to no site (and the catalog to no store size).
+_UNATTRIBUTED = ("schema", "free pages", CATALOG)
 
 
 def render_report(report: SavingsReport, baseline: BaselineSize | None) -> str:
@@ -170,7 +172,9 @@ def _bar(y: int, segments: list[tuple[str, int, str]], scale: float, label: str)
 
 def _legend(y: int) -> list[str]:
     out = []
-    entries = [("raw HTML", _HTML_COLOUR), ("baseline store", _BASELINE_COLOUR), *_COLOURS.items()]
+    # The parts a site's bar shows (the schema, free pages and the catalog belong to no site).
+    drawn = [(part, colour) for part, colour in _COLOURS.items() if part not in _UNATTRIBUTED]
+    entries = [("raw HTML", _HTML_COLOUR), ("baseline store", _BASELINE_COLOUR), *drawn]
     for index, (name, colour) in enumerate(entries):
         x = 10 + index * 98
         out.append(f'<rect x="{x}" y="{y}" width="12" height="12" fill="{colour}"/>')
