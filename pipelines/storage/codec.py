@@ -9,9 +9,10 @@ site models' state of a page as a compressed record of a few bytes a block.
     (`chr(INLINE_CONTENT + rule)` then the text of a content block, `chr(INLINE_NOISE + rule)` then the
     hex hash of a noise block);
   - a reference to the block dictionary, when several pages hold it: an integer, `block id * 64 + code`;
-  - a run of `MIN_RUN` or more noise references to consecutive dictionary ids with one code, as the
-    template's menus, sidebars and footers come on every page of a cluster: `[first reference, count]`
-    (`pack`; `unpack` and the `BlockArray` column type give the references back).
+  - a run of `MIN_RUN` or more references to consecutive dictionary ids with one code, as a template's
+    menus, sidebars and footers come on every page of a cluster, and a listing's excerpts on every listing
+    that shows them: `[first reference, count]` (`pack`; `unpack` and the `BlockArray` column type give the
+    references back).
   A block costs a few bytes beyond its text, and the array reads in SQL (`json_each`,
   `json_array_elements`), so the views can list the blocks and join the clean text.
 - A page's model state (`ModelState`) is, per block: the id of its place in the cluster's dictionary
@@ -63,14 +64,13 @@ _NEXT_ID = 1 << CODE_BITS
 
 
 def pack(elements: Sequence[Element]) -> list[StoredElement]:
-    """A page's elements as `pages.blocks` stores them: each run of `MIN_RUN` or more noise references to
-    consecutive ids with one code as `[first, count]` (content references stay single, so that SQL reading
-    the clean text needs no expansion)."""
+    """A page's elements as `pages.blocks` stores them: each run of `MIN_RUN` or more references to
+    consecutive ids with one code as `[first, count]`."""
     packed: list[StoredElement] = []
     start = 0
     while start < len(elements):
         first, end = elements[start], start + 1
-        if isinstance(first, int) and not first & CONTENT_BIT:
+        if isinstance(first, int):
             while end < len(elements) and elements[end] == first + (end - start) * _NEXT_ID:
                 end += 1
         if end - start >= MIN_RUN:

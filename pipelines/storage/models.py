@@ -9,7 +9,7 @@ What holds what (`store_size` measures it):
   inline, when no other page holds it (a string: one character that codes its label and rule, then its
   text if it is content, its hash if it is noise, `pipelines.storage.codec`), or a reference to the block
   dictionary (an integer, `block id * 64 + code`, the code being its label and rule, `rules`), or a run of
-  noise references to consecutive ids with one code (`[first, count]`: a template's menu in a few bytes);
+  references to consecutive ids with one code (`[first, count]`: a template's menu in a few bytes);
 - the block dictionary (`blocks`): each block several pages hold, once, by its 64-bit text hash, with its
   text while some page refers to it as content (`content_pages` counts them);
 - search index: the clean text of each page (SQLite: the FTS5 table `page_search`; PostgreSQL:
@@ -119,7 +119,7 @@ class Page(Base):
     # with the same fingerprint changes nothing stored.
     fingerprint: Mapped[int] = mapped_column(BigInteger)
     # Every block of the page in order: inline when no other page holds it (a string), else a reference to
-    # the block dictionary, block id * 64 + code, runs of noise references packed (`pipelines.storage.codec`).
+    # the block dictionary, block id * 64 + code, runs of references packed (`pipelines.storage.codec`).
     blocks: Mapped[list[Element]] = mapped_column(BlockArray)
     # PostgreSQL's search index of the clean text (SQLite keeps its own, the FTS5 table page_search).
     search: Mapped[Any] = mapped_column(Text().with_variant(TSVECTOR(), "postgresql"), nullable=True)

@@ -18,15 +18,15 @@ def test_a_hash_is_a_signed_64_bit_integer_and_back(digest: str) -> None:
     assert codec.int_to_hash(value) == digest
 
 
-def test_runs_of_noise_references_pack_into_one_and_unpack_back() -> None:
+def test_runs_of_references_pack_into_one_and_unpack_back() -> None:
     menu = [codec.reference(block_id, Rule.REPEATED_TEXT) for block_id in (7, 8, 9, 10)]
     kept = [codec.reference(block_id, codec.CONTENT_BIT | Rule.CONTENT_AREA) for block_id in (11, 12, 13)]
     pair = [codec.reference(block_id, Rule.REPEATED_TEXT) for block_id in (20, 21)]
     other_rule = [codec.reference(30, Rule.REPEATED_TEXT), codec.reference(31, Rule.TEMPLATE_SLOT)]
     elements: list[codec.Element] = [*menu, "Aprose", *kept, *pair, *other_rule]
     packed = codec.pack(elements)
-    # Content references stay single (the clean text reads them), as do runs under MIN_RUN.
-    assert packed == [[menu[0], 4], "Aprose", *kept, *pair, *other_rule]
+    # Runs under MIN_RUN stay single, as do references of another code.
+    assert packed == [[menu[0], 4], "Aprose", [kept[0], 3], *pair, *other_rule]
     assert codec.unpack(packed) == elements
 
 

@@ -1,13 +1,14 @@
-"""Template runs: a page's noise references to consecutive dictionary ids with one code are stored as one.
+"""Template runs: a page's references to consecutive dictionary ids with one code are stored as one.
 
 Revision ID: 0006
 Revises: 0005
 Create Date: 2026-11-24
 
-A template's menus, sidebars and footers come on every page of a cluster in the same order, and the
-dictionary gives their blocks consecutive ids as the first page meets them: `pages.blocks` stores such a
-run as `[first reference, count]` (`pipelines.storage.codec.pack`), a few bytes for a whole menu. Content
-references stay single, so the clean text reads as before; `page_blocks` and `index_savings` expand runs.
+A template's menus, sidebars and footers come on every page of a cluster in the same order, as a listing's
+excerpts on every listing that shows them, and the dictionary gives their blocks consecutive ids as the first
+page meets them: `pages.blocks` stores such a run as `[first reference, count]`
+(`pipelines.storage.codec.pack`), a few bytes for a whole menu. The views that read the array expand runs:
+`clean_pages_all` and `clean_pages` (the clean text), `page_blocks`, `index_savings`.
 The arrays stored before are packed here, and written as UTF-8 where they held escaped characters (a character
 in 6 bytes); a downgrade unpacks them.
 """
@@ -28,24 +29,34 @@ depends_on: str | Sequence[str] | None = None
 
 # Packing, written out so that this migration keeps doing what it did when the codec changes.
 _MIN_RUN = 3
-_CONTENT_BIT = 0x20
 _NEXT_ID = 64
 _PAGES_PER_READ = 500
 
 
 def upgrade() -> None:
-    """Pack the stored arrays; expand runs in the views that list references."""
+    """Pack the stored arrays; expand runs in the views that read them."""
     dialect = op.get_bind().dialect.name
     _rewrite_arrays(_pack)
     _replace_views(_PAGE_BLOCKS[dialect], _index_savings(dialect, _REFERENCES[dialect]))
+    _replace_clean_pages(_CLEAN_TEXT[dialect])
 
 
 def downgrade() -> None:
-    """Unpack the arrays and restore 0004's views."""
+    """Unpack the arrays and restore the views of 0004 and 0005."""
     dialect = op.get_bind().dialect.name
     module = context.script.get_revision("0004").module
     _replace_views(module._PAGE_BLOCKS[dialect], _index_savings(dialect, module._REFERENCES[dialect]))
+    _replace_clean_pages(module._CLEAN_TEXT[dialect])
     _rewrite_arrays(_unpack)
+
+
+def _replace_clean_pages(clean_text: str) -> None:
+    """0005's `clean_pages_all` and `clean_pages` over another expression of a page's clean text."""
+    module = context.script.get_revision("0005").module
+    op.execute("DROP VIEW clean_pages")
+    op.execute("DROP VIEW clean_pages_all")
+    op.execute(module._CLEAN_PAGES_ALL.format(text=clean_text))
+    op.execute(module._CLEAN_PAGES)
 
 
 def _pack(elements: list[Any]) -> list[Any]:
@@ -53,7 +64,7 @@ def _pack(elements: list[Any]) -> list[Any]:
     start = 0
     while start < len(elements):
         first, end = elements[start], start + 1
-        if isinstance(first, int) and not first & _CONTENT_BIT:
+        if isinstance(first, int):
             while end < len(elements) and elements[end] == first + (end - start) * _NEXT_ID:
                 end += 1
         packed += [[first, end - start]] if end - start >= _MIN_RUN else elements[start:end]
@@ -136,6 +147,37 @@ _REFERENCES = {
     "ELSE (e #>> '{}')::bigint END AS value FROM json_array_elements(p.blocks) AS e "
     "CROSS JOIN LATERAL generate_series(0, CASE WHEN json_typeof(e) = 'array' THEN (e ->> 1)::int - 1 "
     "ELSE 0 END) AS g(step) WHERE json_typeof(e) IN ('number', 'array')) AS j",
+}
+# As many zeros as the run `j` holds blocks.
+_RUN_ZEROS = _ZEROS.format(n="json_extract(j.value, '$[1]')")
+# The clean text of a page (`p`): its content blocks in order, one a line, runs expanded.
+_CLEAN_TEXT = {
+    "sqlite": f"""(
+            SELECT group_concat(o.text, char(10)) FROM (
+                SELECT CASE WHEN j.type = 'text' THEN substr(j.value, 2) ELSE b.text END AS text
+                FROM json_each(p.blocks) AS j
+                JOIN json_each(CASE WHEN j.type = 'array' THEN {_RUN_ZEROS} ELSE '[0]' END) AS s
+                LEFT JOIN blocks AS b ON j.type <> 'text' AND b.id = (CASE WHEN j.type = 'array'
+                    THEN json_extract(j.value, '$[0]') ELSE j.value END >> 6) + s.key
+                WHERE CASE j.type WHEN 'text' THEN unicode(j.value) < 96
+                    WHEN 'array' THEN (json_extract(j.value, '$[0]') & 32) <> 0 ELSE (j.value & 32) <> 0 END
+                ORDER BY CAST(j.key AS INTEGER), s.key
+            ) AS o
+        )""",
+    "postgresql": """(
+            SELECT string_agg(CASE WHEN s.string IS NOT NULL THEN substr(s.string, 2) ELSE b.text END,
+                E'\\n' ORDER BY a.n, g.step)
+            FROM json_array_elements(p.blocks) WITH ORDINALITY AS a(v, n)
+            CROSS JOIN LATERAL (
+                SELECT CASE WHEN json_typeof(a.v) = 'string' THEN a.v #>> '{}' END AS string,
+                    CASE json_typeof(a.v) WHEN 'number' THEN (a.v #>> '{}')::bigint
+                        WHEN 'array' THEN (a.v ->> 0)::bigint END AS number,
+                    CASE WHEN json_typeof(a.v) = 'array' THEN (a.v ->> 1)::int ELSE 1 END AS size
+            ) AS s
+            CROSS JOIN LATERAL generate_series(0, s.size - 1) AS g(step)
+            LEFT JOIN blocks AS b ON b.id = (s.number >> 6) + g.step
+            WHERE CASE WHEN s.string IS NOT NULL THEN ascii(s.string) < 96 ELSE (s.number & 32) <> 0 END
+        )""",
 }
 _PAGE_BLOCKS_COLUMNS = {
     "sqlite": """
