@@ -148,6 +148,14 @@ _REFERENCES = {
     "CROSS JOIN LATERAL generate_series(0, CASE WHEN json_typeof(e) = 'array' THEN (e ->> 1)::int - 1 "
     "ELSE 0 END) AS g(step) WHERE json_typeof(e) IN ('number', 'array')) AS j",
 }
+# PostgreSQL: an element `a.v` of a page's array as its inline string, its reference (a run's first) and
+# how many blocks it holds.
+_PG_ELEMENT = """
+    SELECT CASE WHEN json_typeof(a.v) = 'string' THEN a.v #>> '{}' END AS string,
+        CASE json_typeof(a.v) WHEN 'number' THEN (a.v #>> '{}')::bigint
+            WHEN 'array' THEN (a.v ->> 0)::bigint END AS number,
+        CASE WHEN json_typeof(a.v) = 'array' THEN (a.v ->> 1)::int ELSE 1 END AS size
+"""
 # As many zeros as the run `j` holds blocks.
 _RUN_ZEROS = _ZEROS.format(n="json_extract(j.value, '$[1]')")
 # The clean text of a page (`p`): its content blocks in order, one a line, runs expanded.
@@ -164,16 +172,11 @@ _CLEAN_TEXT = {
                 ORDER BY CAST(j.key AS INTEGER), s.key
             ) AS o
         )""",
-    "postgresql": """(
+    "postgresql": f"""(
             SELECT string_agg(CASE WHEN s.string IS NOT NULL THEN substr(s.string, 2) ELSE b.text END,
                 E'\\n' ORDER BY a.n, g.step)
             FROM json_array_elements(p.blocks) WITH ORDINALITY AS a(v, n)
-            CROSS JOIN LATERAL (
-                SELECT CASE WHEN json_typeof(a.v) = 'string' THEN a.v #>> '{}' END AS string,
-                    CASE json_typeof(a.v) WHEN 'number' THEN (a.v #>> '{}')::bigint
-                        WHEN 'array' THEN (a.v ->> 0)::bigint END AS number,
-                    CASE WHEN json_typeof(a.v) = 'array' THEN (a.v ->> 1)::int ELSE 1 END AS size
-            ) AS s
+            CROSS JOIN LATERAL ({_PG_ELEMENT}) AS s
             CROSS JOIN LATERAL generate_series(0, s.size - 1) AS g(step)
             LEFT JOIN blocks AS b ON b.id = (s.number >> 6) + g.step
             WHERE CASE WHEN s.string IS NOT NULL THEN ascii(s.string) < 96 ELSE (s.number & 32) <> 0 END
@@ -232,12 +235,7 @@ FROM (
             sum(s.size) OVER (PARTITION BY p.id ORDER BY a.n) AS stop
         FROM pages AS p
         CROSS JOIN LATERAL json_array_elements(p.blocks) WITH ORDINALITY AS a(v, n)
-        CROSS JOIN LATERAL (
-            SELECT CASE WHEN json_typeof(a.v) = 'string' THEN a.v #>> '{{}}' END AS string,
-                CASE json_typeof(a.v) WHEN 'number' THEN (a.v #>> '{{}}')::bigint
-                    WHEN 'array' THEN (a.v ->> 0)::bigint END AS number,
-                CASE WHEN json_typeof(a.v) = 'array' THEN (a.v ->> 1)::int ELSE 1 END AS size
-        ) AS s
+        CROSS JOIN LATERAL ({_PG_ELEMENT}) AS s
     ) AS x
     CROSS JOIN LATERAL generate_series(0, x.size - 1) AS g(step)
 ) AS e
