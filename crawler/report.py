@@ -142,12 +142,7 @@ def write_plot(path: Path, report: SavingsReport, baseline: BaselineSize | None)
 def _site_parts(report: SavingsReport) -> dict[str, dict[str, int]]:
     """Each site's share of each part, by its share of the store's attributed bytes (as index_savings)."""
     attributed = sum(site.stored_bytes for site in report.sites) or 1
-    # The schema, free pages and the catalog belong to no site (and the catalog to no store size).
-    shared = {
-        part: size
-        for part, size in report.size.parts.items()
-        if part not in ("schema", "free pages", CATALOG)
-    }
+    shared = {part: size for part, size in report.size.parts.items() if part not in _UNATTRIBUTED}
     return {
         site.site: {part: round(size * site.stored_bytes / attributed) for part, size in shared.items()}
         for site in report.sites
@@ -172,7 +167,6 @@ def _bar(y: int, segments: list[tuple[str, int, str]], scale: float, label: str)
 
 def _legend(y: int) -> list[str]:
     out = []
-    # The parts a site's bar shows (the schema, free pages and the catalog belong to no site).
     drawn = [(part, colour) for part, colour in _COLOURS.items() if part not in _UNATTRIBUTED]
     entries = [("raw HTML", _HTML_COLOUR), ("baseline store", _BASELINE_COLOUR), *drawn]
     for index, (name, colour) in enumerate(entries):

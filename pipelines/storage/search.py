@@ -1,8 +1,7 @@
 """Full-text search over the pages' clean text: the index finds the pages holding every word of a query, and
 BM25 ranks them over two fields, their clean text and their title (each field's score apart, summed: a
 title that holds the query outranks a page that only mentions its words often), each with its
-best-matching block as the snippet. A query in double
-quotes is a phrase: its words must follow each other.
+best-matching block as the snippet. A query in double quotes is a phrase: its words must follow each other.
 
 Retrieval and ranking are apart because the index keeps no word counts (`pipelines.storage.search_index`:
 FTS5 with detail=none and a stripped tsvector, the smallest index either engine keeps, where FTS5's own
@@ -107,12 +106,15 @@ def search_store(
     page_words = {page_id: words(texts.get(page_id, "")) for page_id, *_ in pages}
     average = sum(map(len, page_words.values())) / len(page_words) or 1.0
     # The title is a field of its own (a store that keeps none, like the baseline, scores its text alone).
-    title_average = sum(len(words(title)) for _, _, title, _ in pages) / len(pages) or 1.0
+    title_words = {page_id: words(title) for page_id, _, title, _ in pages}
+    title_average = sum(map(len, title_words.values())) / len(title_words) or 1.0
     hits = []
     for page_id, url, title, host in pages:
         if phrase and not _holds(page_words[page_id], phrase):
             continue
-        score = _bm25(page_words[page_id], weights, average) + _bm25(words(title), weights, title_average)
+        score = _bm25(page_words[page_id], weights, average) + _bm25(
+            title_words[page_id], weights, title_average
+        )
         hits.append(Hit(url, title, host, score, _snippet(texts.get(page_id, ""), query)))
     hits.sort(key=lambda hit: (-hit.score, hit.url))
     return hits[:limit]
