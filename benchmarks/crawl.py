@@ -44,8 +44,9 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.settings import BaseSettings
 from scrapy.spiders import CrawlSpider, Rule
 
-from benchmarks.localserver import serve_directory
+from benchmarks.nginx import serve_site
 from benchmarks.options import add_shared_option
+from benchmarks.sites import DEFAULT_CACHE, TestSite, catalogue
 from benchmarks.tables import ruled
 from extraction.evaluate.metric import Summary, score_page, summarize
 from extraction.evaluate.peers import PeerUnavailableError, load_peer
@@ -87,13 +88,6 @@ class ServedSite:
     name: str
     root: Path
     start: str
-
-
-@dataclass(slots=True, frozen=True)
-class Site(ServedSite):
-    """A site to crawl, with its ground truth file."""
-
-    truth: Path
 
 
 @dataclass(slots=True, frozen=True)
@@ -163,11 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     peers = [name for name in options.peers.split(",") if name]
     methods = _methods(options.methods)
     rows: list[SiteRow] = []
-    for site in _sites(options.shared):
-        if site.name not in wanted:
+    for site in catalogue(options.shared, DEFAULT_CACHE):
+        if wanted != ["all"] and site.name not in wanted:
             continue
         if not site.root.is_dir() or not site.truth.is_file():
-            print(f"skipping {site.name}: {site.root} or {site.truth} is missing", file=sys.stderr)
+            missing = f"{site.root} or {site.truth} is missing (make sites-data)"
+            print(f"skipping {site.name}: {missing}", file=sys.stderr)
             continue
         rows.append(bench_methods(site, methods) if methods else bench_site(site, peers))
     print(render(rows))
@@ -178,15 +173,15 @@ def main(argv: list[str] | None = None) -> int:
 class SiteRow:
     """The figures of one site: both crawls, then the peers on the ground-truth pages the crawl stored."""
 
-    site: Site
+    site: TestSite
     runs: list[Figures]
 
 
-def bench_site(site: Site, peers: list[str]) -> SiteRow:
+def bench_site(site: TestSite, peers: list[str]) -> SiteRow:
     """Serve the site, crawl it both ways, score the stored text, then the peers on the same pages."""
     truth = load_truth(site.truth)
     print(f"{site.name}: crawling", file=sys.stderr)
-    with serve_directory(site.root) as base, tempfile.TemporaryDirectory() as tmp:
+    with serve_site(site.root) as base, tempfile.TemporaryDirectory() as tmp:
         plain = run_plain(base + site.start, Path(tmp))
         single, single_texts = run_cleancrawl(base + site.start, Path(tmp), site_models=False)
         ours, texts = run_cleancrawl(base + site.start, Path(tmp), site_models=True)
@@ -204,11 +199,11 @@ def bench_site(site: Site, peers: list[str]) -> SiteRow:
     return SiteRow(site, runs)
 
 
-def bench_methods(site: Site, methods: list[str]) -> SiteRow:
+def bench_methods(site: TestSite, methods: list[str]) -> SiteRow:
     """Serve the site and crawl it once per extraction method; score each crawl's stored text."""
     truth = load_truth(site.truth)
     runs = []
-    with serve_directory(site.root) as base, tempfile.TemporaryDirectory() as tmp:
+    with serve_site(site.root) as base, tempfile.TemporaryDirectory() as tmp:
         for method in methods:
             print(f"{site.name}: crawling with {method}", file=sys.stderr)
             figures, texts = run_cleancrawl(base + site.start, Path(tmp), site_models=True, method=method)
@@ -231,20 +226,14 @@ def _methods(names: str) -> list[str]:
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.crawl", description=__doc__.splitlines()[0])
     add_shared_option(parser, "sites/")
-    parser.add_argument("--sites", default="whizzy,python311", help="comma-separated site names")
+    parser.add_argument(
+        "--sites", default="all", help="comma-separated site names (benchmarks.sites), or all that are built"
+    )
     parser.add_argument("--peers", default="trafilatura,readability", help="peer extractors to score")
     parser.add_argument(
         "--methods", default="", help="'all' or comma-separated extraction methods: one crawl per method"
     )
     return parser.parse_args(argv)
-
-
-def _sites(shared: Path) -> list[Site]:
-    truth = shared / "sites" / "ground_truth"
-    return [
-        Site("whizzy", shared / "sites" / "whizzy", "/", truth / "whizzy.jsonl"),
-        Site("python311", PYTHON_DOCS, "/index.html", truth / "python311.jsonl"),
-    ]
 
 
 def run_plain(start: str, tmp: Path) -> Figures:
@@ -302,22 +291,33 @@ class ChildRun:
     rss_mb: float
 
 
+# Runs argv[2:] as its own child and writes that child's peak RSS (KiB) to the file argv[1]. A child
+# forked from the benchmark starts with the benchmark's own peak (Linux keeps the high-water mark across
+# fork and exec), which the peers' libraries and texts raise to hundreds of MB; a grandchild does not.
+_MEASURE_RSS = (
+    "import resource, subprocess, sys; code = subprocess.call(sys.argv[2:]); "
+    "open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)); "
+    "sys.exit(code)"
+)
+
+
 def run_scrapy(scrapy_args: list[str], log_path: Path) -> ChildRun:
     """Run `python -m scrapy ARGS` from the repository root, its output in `log_path`; RuntimeError with the
     log's end when it fails."""
+    rss_path = log_path.with_suffix(".rss")
+    scrapy = [sys.executable, "-m", "scrapy", *scrapy_args]
+    command = [sys.executable, "-c", _MEASURE_RSS, str(rss_path), *scrapy]
     started = time.perf_counter()
     with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "scrapy", *scrapy_args], cwd=REPO_ROOT, stdout=log, stderr=log
-        )
-        # wait4 on this child gives its own usage (RUSAGE_CHILDREN is the maximum over all children).
+        process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=log, stderr=log)
+        # wait4 on this child gives its own CPU time, the crawl's included (RUSAGE_CHILDREN sums all).
         _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
     code = os.waitstatus_to_exitcode(status)
     if code:
         tail = log_path.read_text("utf-8", errors="replace")[-3000:]
         raise RuntimeError(f"scrapy {' '.join(scrapy_args[:2])} exited with {code}:\n{tail}")
-    return ChildRun(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    return ChildRun(seconds, usage.ru_utime + usage.ru_stime, int(rss_path.read_text()) / 1024)
 
 
 def peer_figures(name: str, root: Path, truth: list[TruthPage]) -> Figures:

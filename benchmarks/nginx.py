@@ -24,9 +24,11 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from benchmarks.localserver import serve_directory
 
 INSTALL_HINT = "nginx is not installed (apt-get install nginx)"
 # Debian puts nginx in /usr/sbin, which is not on every user's PATH.
@@ -252,3 +254,8 @@ def parse_access_log(path: Path) -> AccessCounts:
             counts.per_path_status[request_path, int(status)] += 1
             counts.bytes_sent += int(size)
     return counts
+
+
+def serve_site(root: Path) -> AbstractContextManager[str]:
+    """Serve `root` on 127.0.0.1: nginx when installed (never the bottleneck), else `http.server`."""
+    return serve_nginx(root, workers="auto") if nginx_available() else serve_directory(root)

@@ -45,7 +45,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -54,8 +54,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from benchmarks.crawl import CRAWL_SETTINGS, PYTHON_DOCS, REPO_ROOT, ServedSite
-from benchmarks.localserver import serve_directory
-from benchmarks.nginx import nginx_available, serve_nginx
+from benchmarks.nginx import serve_site
 from benchmarks.options import add_shared_option
 from benchmarks.postgres import new_database
 from benchmarks.sitegen import GeneratedSite, default_meta_dir, generate_site, load_site
@@ -217,11 +216,6 @@ def article_paths(site: GeneratedSite) -> frozenset[str]:
     """The URL paths of a generated site's articles, from its ground truth."""
     lines = site.ground_truth.read_text("utf-8").splitlines()
     return frozenset(json.loads(line)["url_path"] for line in lines)
-
-
-def serve(root: Path) -> AbstractContextManager[str]:
-    """Serve `root` on 127.0.0.1: nginx when installed (never the bottleneck), else `http.server`."""
-    return serve_nginx(root, workers="auto") if nginx_available() else serve_directory(root)
 
 
 @contextmanager
@@ -550,7 +544,7 @@ def bench_site(
 ) -> list[Run]:
     """Serve the site and crawl it once per engine into new stores; measure each run."""
     runs = []
-    with serve(site.root) as base, tempfile.TemporaryDirectory(prefix="cleancrawl-bench-") as logs:
+    with serve_site(site.root) as base, tempfile.TemporaryDirectory(prefix="cleancrawl-bench-") as logs:
         for engine in engines:
             print(f"{site.name}: crawling into {engine}", file=sys.stderr)
             with new_store(engine, "store") as store, new_store(engine, "baseline") as baseline:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.crawl import Figures, Site, SiteRow, main, render
+from benchmarks.crawl import Figures, SiteRow, main, render
+from benchmarks.sites import TestSite
 from extraction.evaluate.metric import Summary
 from extraction.methods.registry import UnknownMethodError
 
@@ -17,7 +18,7 @@ def test_an_unknown_method_stops_the_benchmark_before_any_crawl(tmp_path: Path) 
 
 
 def test_one_aligned_row_per_method() -> None:
-    site = Site("whizzy", Path("whizzy"), "/", Path("whizzy.jsonl"))
+    site = TestSite("whizzy", "blog", Path("whizzy"), "/", Path("whizzy.jsonl"), "test")
     score = Summary(pages=72, f1=0.9, precision=0.9, recall=0.9)
     runs = [Figures(name, 250, 20.0, 100.0, 0.05, 0.4, score) for name in ("cleancrawl", "contentextractor")]
     lines = render([SiteRow(site, runs)]).splitlines()
