@@ -130,6 +130,8 @@ _DIGITS = re.compile(r"\d+")
 _ASCII_DIGITS = b"0123456789"
 _DIGITS_TO_ZERO = bytes.maketrans(_ASCII_DIGITS, b"0" * len(_ASCII_DIGITS))
 _LINE_BREAK = "\x1e"
+# Characters of an id or class that would cut a path step ("/") or a step's names (".", "#") apart.
+_UNSAFE_IN_STEP = str.maketrans({".": "_", "/": "_", "#": "_", " ": "_", "\t": "_", "\n": "_"})
 _URL_PREFIXES = ("http://", "https://", "www.")
 # Node descriptions by tag, id and class, kept across pages: a site's pages, and sites built on one
 # framework, repeat their names. A plain dict, emptied when full, is a direct look-up once compiled.
@@ -540,19 +542,20 @@ def segment(body: etree._Element, config: ExtractionConfig) -> Page:
 
 
 def _describe(tag: str, ident: str | None, classes: str | None) -> tuple[str, str, str]:
-    """A node's path step (digits folded), its lower-cased names for hints, and its record key."""
+    """A node's path step (digits folded): its tag, then ``#id`` and ``.class`` for each class, a name's own
+    dots, slashes and spaces made underscores so that a path splits into steps and a step into names
+    (`extraction.site_models.signature.layout_path`); its lower-cased names for hints; its record key."""
     names = (f"{ident} {classes}" if ident and classes else ident or classes or "").strip()
     if not names:
         return tag, "", tag
-    tokens = names.split()
-    step = f"{tag}.{_fold_digits('.'.join(tokens))}"
+    class_names = classes.split() if classes else []
+    ident = ident.strip() if ident else ""
+    marked = (f"#{ident.translate(_UNSAFE_IN_STEP)}" if ident else "") + "".join(
+        f".{name.translate(_UNSAFE_IN_STEP)}" for name in class_names
+    )
     # Items of a list share their tag and first class; later classes often vary (odd/even, first).
-    if not ident:
-        first_class = tokens[0]
-    else:
-        leading = classes.split(None, 1) if classes else []
-        first_class = leading[0] if leading else ""
-    return step, names.lower(), f"{tag}.{first_class}" if first_class else tag
+    first_class = class_names[0] if class_names else ""
+    return tag + _fold_digits(marked), names.lower(), f"{tag}.{first_class}" if first_class else tag
 
 
 def _fold_digits(name: str) -> str:

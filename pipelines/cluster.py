@@ -1,8 +1,9 @@
 """`ClusterPipeline`: the cluster of a page's template within its site, shared through the database.
 
-A page's signature is the set of shingles of its blocks' layout paths (`extraction.site_models`); it
-joins the most similar cluster of its site when the Jaccard similarity reaches
-``EXTRACTION_SITE_CLUSTER_THRESHOLD``, else it founds a new cluster with itself as representative. On
+A page's signature is the set of its blocks' layout paths, its content counted as the container that
+holds it (`extraction.site_models.layout_signature`, on the single-page labels); it joins the most
+similar cluster of its site when the Jaccard similarity reaches ``EXTRACTION_SITE_CLUSTER_THRESHOLD``,
+else it founds a new cluster with itself as representative. On
 whizzy the 72 posts form one cluster and the archive pages others; the Python docs form a few.
 
 Clusters live in the database (``DATABASE_URL``): a process that meets a page matching none of the
@@ -20,7 +21,7 @@ from typing import Self
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
-from extraction.site_models import SiteClusters, block_paths_signature
+from extraction.site_models import SiteClusters, layout_signature
 from pipelines.context import CrawlContext
 from pipelines.storage.clusters import StoredClusters
 from records import PageRecord
@@ -45,8 +46,8 @@ class ClusterPipeline:
     def process_item(self, page: PageRecord) -> PageRecord:
         """Fill in the page's cluster."""
         config = self.context.config.of(page.site).model
-        paths = [block.path for block in page.blocks]
-        signature = block_paths_signature(paths, config.shingle_size, config.signature_depth)
+        blocks = [(block.path, block.is_content) for block in page.blocks]
+        signature = layout_signature(blocks, config.shingle_size, config.signature_depth)
         page.cluster = self._clusters(page.site).assign(signature)
         return page
 

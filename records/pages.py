@@ -56,6 +56,11 @@ class BlockRecord:
         )  # fmt: skip
 
     @property
+    def is_content(self) -> bool:
+        """Whether the block is content (by its current decision)."""
+        return self.label == _CONTENT
+
+    @property
     def key(self) -> BlockKey:
         """The block's site-model keys."""
         return BlockKey(self.hash, self.slot, self.shape)

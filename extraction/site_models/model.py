@@ -10,7 +10,8 @@ Three cross-page rules, each decision with a reason a person can read:
   outside the content region whose terms are spread over the cluster's pages (Lin & Ho's block entropy
   at or above the page's greedy threshold) is template even when its text changes (related posts, a
   changing menu).
-- New in the content region: a block the single page set aside (too short, a caption, a lone link) that
+- New in the content region (the cluster's, or the page's own: `slots.page_region`): a block the single page
+  set aside (too short, a caption, a lone link) that
   is not repeated and sits in the content region, in a place whose text is new on most pages, is content;
   so is the page's headline, the h1 repeating the title, in a place holding a new heading on every page.
 Guardrails: tables, code and list items of the content are dropped only for an exact repeat (a shape
@@ -30,7 +31,7 @@ from extraction.scoring import same_text
 from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
-from extraction.site_models.slots import TemplateSlots, in_region
+from extraction.site_models.slots import TemplateSlots, content_by_prefix, in_region, page_region
 
 # A stored block keeps no features and the model reads none: one shared empty record, not one per block.
 _NO_FEATURES = BlockFeatures()
@@ -64,8 +65,15 @@ class _Context:
 
     frequent: int
     region: str | None
+    # Where this page's single-page content lies when the cluster's region does not hold it (a page of
+    # another kind in the cluster).
+    own_region: str | None
     of: str
     title: str
+
+    def in_region(self, slot: str) -> bool:
+        """True when the slot lies in the cluster's content region or in the page's own."""
+        return in_region(slot, self.region) or in_region(slot, self.own_region)
 
 
 @dataclass(slots=True)
@@ -108,7 +116,7 @@ class SiteModel:
         page is never emptied by its template.
         """
         keys = self.keys(blocks) if keys is None else keys
-        context = self._context(title)
+        context = self._context(title, blocks, keys)
         fields = _record_fields(blocks, keys)
         decisions = [
             self._decide(block, key, key.text in fields, context)
@@ -128,11 +136,16 @@ class SiteModel:
         for block, decision in zip(blocks, self.revise(blocks, title, keys), strict=True):
             block.label, block.rule, block.reason = decision.label, decision.rule, decision.reason
 
-    def _context(self, title: str) -> _Context:
+    def _context(self, title: str, blocks: Sequence[Block], keys: Sequence[BlockKey]) -> _Context:
         config = self.config
         frequent = self.frequency.threshold(config.frequent_share, config.frequent_min_pages)
+        content = [
+            (key.slot, len(block.text)) for block, key in zip(blocks, keys, strict=True) if block.is_content
+        ]
+        page = content_by_prefix(content)
         region = self.slots.region(config.region_share)
-        return _Context(frequent, region, f"of {self.pages} pages of this cluster", title)
+        own = page_region(page, config.region_share, region)
+        return _Context(frequent, region, own, f"of {self.pages} pages of this cluster", title)
 
     def _decide(self, block: Block, key: BlockKey, record_field: bool, context: _Context) -> Decision:
         text_pages, shape_pages = self.frequency.pages_of(key)
@@ -142,7 +155,7 @@ class SiteModel:
             # Most blocks are content neither repeated nor out of place: no rule to call.
             if pages >= context.frequent:
                 verdict = self._repeated(block, text_pages, shape_pages, record_field, context)
-            if verdict[0] is Label.CONTENT and not in_region(key.slot, context.region):
+            if verdict[0] is Label.CONTENT and not context.in_region(key.slot):
                 verdict = self._template_slot(block, key)
         elif pages < context.frequent:
             verdict = self._new_on_page(block, key, pages, context)
@@ -174,7 +187,7 @@ class SiteModel:
             return block.label, block.rule, block.reason
         importance = self.slots.importance(key.slot)
         config = self.config
-        if in_region(key.slot, context.region) and importance >= config.restore_importance:
+        if context.in_region(key.slot) and importance >= config.restore_importance:
             reason = f"in the content region, not template (on {pages} {context.of})"
             return Label.CONTENT, Rule.RESTORED, reason
         if (

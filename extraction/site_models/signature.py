@@ -1,15 +1,19 @@
 """Structural signatures of pages and an online clusterer that groups the pages of one template.
 
-A page's signature is the set of hashed shingles of its block paths in page order (seed 004's site
-style tree, reduced to what a crawler can keep per page): pages built from one template share most of
-their layout (menus, sidebars, footers, the article's skeleton), so their signatures overlap, while
-pages of another template or another site share next to nothing. A set, not a multiset: a long article
-repeats the same paragraph path many times and must not outweigh the layout.
+A page's signature is the set of hashed shingles of its blocks' layout paths in page order (seed 004's
+site style tree, reduced to what a crawler can keep per page): pages built from one template share most
+of their layout (menus, sidebars, footers, the container of the article), so their signatures overlap,
+while pages of another template or another site share next to nothing. A set, not a multiset: a long
+article repeats the same paragraph path many times and must not outweigh the layout. The article itself
+is one element, its container (`layout_signature`): on a thin template (a DocBook book, Sphinx, a
+manual's XSLT), where little surrounds the text, the article's own sections, with their per-page ids,
+made every page a template of its own.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -19,6 +23,8 @@ from extraction.hashing import text_hash
 from extraction.result import Block
 
 Signature = frozenset[int]
+# A step's id, as `extraction.segment` marks it (`div#main.content`).
+_ID = re.compile(r"#[^./]*")
 
 
 @dataclass(slots=True)
@@ -80,31 +86,83 @@ class SiteClusters:
 
 
 def page_signature(blocks: Sequence[Block], size: int, depth: int) -> Signature:
-    """The hashed shingles of `size` consecutive block layout paths (see `layout_path`)."""
-    return block_paths_signature([block.path for block in blocks], size, depth)
+    """The signature of a page's blocks, labelled by single-page extraction (see `layout_signature`)."""
+    return layout_signature([(block.path, block.is_content) for block in blocks], size, depth)
 
 
-def block_paths_signature(block_paths: Iterable[str], size: int, depth: int) -> Signature:
-    """`page_signature` of a page given by its blocks' paths, in page order."""
+def layout_signature(blocks: Sequence[tuple[str, bool]], size: int, depth: int) -> Signature:
+    """The hashed shingles of `size` consecutive layout paths of a page given as (block path, is content)
+    pairs in page order.
+
+    The page's own content is one element: every block under the container of all its content blocks
+    (their common path) counts as that container. An article's sections, lists and tables, and the ids
+    they carry, belong to the article, not to the template; a thin template (a DocBook or Sphinx page
+    with little around its text) would otherwise make every page a template of its own. Ids are left
+    out of the layout (`layout_path`'s steps keep the first class), since the ids of content are anchors
+    that change from page to page.
+    """
+    root = _common_path([path for path, content in blocks if content])
     paths: list[str] = []
-    for block_path in block_paths:
-        path = layout_path(block_path, depth)
-        # A run of blocks in one container (a list, an article's paragraphs) is one layout element:
-        # its length is content, not template.
+    if root and "/" not in root:
+        # Content spread over the whole body (a page labelled with no content area) is no container:
+        # collapsed, the page would be one path.
+        root = None
+    for block_path in _collapsed(blocks, root):
+        path = layout_path(_without_ids(block_path), depth)
+        # A run of blocks in one container (a list, a menu's items) is one layout element: its length is
+        # content, not template.
         if not paths or paths[-1] != path:
             paths.append(path)
     return path_signature(paths, size)
 
 
+def _collapsed(blocks: Sequence[tuple[str, bool]], root: str | None) -> list[str]:
+    """Each block's path, or `root` for a block at or under it."""
+    if not root:
+        return [path for path, _ in blocks]
+    under = root + "/"
+    return [
+        under + path[len(under) :].split("/", 1)[0] if path.startswith(under) else path for path, _ in blocks
+    ]
+
+
+def _common_path(paths: Sequence[str]) -> str | None:
+    """The deepest path that every one of `paths` is at or under (None for none, "" for no common step)."""
+    if not paths:
+        return None
+    first, last = min(paths), max(paths)
+    steps: list[str] = []
+    for a, b in zip(first.split("/"), last.split("/"), strict=False):
+        if a != b:
+            break
+        steps.append(a)
+    return "/".join(steps)
+
+
+@lru_cache(maxsize=1 << 16)
+def _without_ids(path: str) -> str:
+    return _ID.sub("", path)
+
+
 @lru_cache(maxsize=1 << 16)
 def layout_path(path: str, depth: int | None = None) -> str:
-    """The first `depth` steps (all when None) of a block path, each reduced to its tag and first class.
+    """The first `depth` steps (all when None) of a block path, each reduced to its tag and first class,
+    or to its tag and id when it has no class.
 
     The first class names the component (`article.post`, `div.widget`); the classes after it are
-    per-page modifiers (`category-linux`, `postid-0`) that would split one template into many. Cached:
-    a site's pages share a few hundred paths, met thousands of times.
+    per-page modifiers (`category-linux`, `postid-0`) that would split one template into many, and so is
+    the id of an element with a class (DocBook's `div.sect1#id-1.5.3`). A theme's containers without a
+    class keep their id (`div#sidebar`). Cached: a site's pages share a few hundred paths, met thousands
+    of times.
     """
-    return "/".join(".".join(step.split(".", 2)[:2]) for step in path.split("/")[:depth])
+    return "/".join(_layout_step(step) for step in path.split("/")[:depth])
+
+
+def _layout_step(step: str) -> str:
+    head, _, classes = step.partition(".")
+    if classes:
+        return f"{head.partition('#')[0]}.{classes.split('.', 1)[0]}"
+    return head
 
 
 def path_signature(paths: Sequence[str], size: int) -> Signature:

@@ -18,6 +18,8 @@ NEWS = "news_foxbusiness"
 DOCS = "docs_go_tutorial"
 FORUM = "forum_doom9"
 FORUM_ARCH = "forum_archlinux"
+# A page of a thin template (the Apache httpd manual): its article sits right under its container.
+APACHE = "docs_apache_mod_asis"
 FIXTURE_NAMES = (NEWS, DOCS, FORUM, FORUM_ARCH)
 
 

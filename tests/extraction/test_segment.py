@@ -165,7 +165,7 @@ def test_every_block_has_text() -> None:
 def test_path_steps_fold_every_run_of_digits() -> None:
     html = '<div id="post-1234" class="col-12  x00y7 \u0663\u0664"><p>Some text</p></div>'
     (block,) = segment_html(html).blocks
-    assert block.path.endswith("/div.post-0.col-0.x0y0.0/p")
+    assert block.path.endswith("/div#post-0.col-0.x0y0.0/p")
 
 
 def test_punctuation_counts_ascii_and_full_width_marks() -> None:

@@ -25,8 +25,8 @@ def test_blocks_find_their_nearest_marked_ancestor_and_paths_lose_the_marks() ->
     assert [block.text for block in page.blocks] == ["one", "two three", "four", "five"]
     assert block_marks(page) == [3, 12, 7, -1]
     assert [block.path for block in page.blocks] == [
-        "body/div.a.box/p",
-        "body/div.a.box/p",
-        "body/div.a.box/p/div",
+        "body/div#a.box/p",
+        "body/div#a.box/p",
+        "body/div#a.box/p/div",
         "body/p",
     ]

@@ -11,7 +11,7 @@ from extraction import ExtractionResult, Label, extract
 from extraction.evaluate.metric import score_page, summarize
 from extraction.result import RULE_LABELS, Block, BlockKind, Rule
 from extraction.site_models import SiteClusters, SiteModel, SiteModelConfig, page_signature
-from tests.extraction.pages import find_block
+from tests.extraction.pages import APACHE, extract_fixture, find_block
 from tests.extraction.site_models.pages import HEATING_POST, PYTHON_DOCS, SHORT_POST, TITLE_ONLY_POST, fresh
 
 
@@ -110,6 +110,27 @@ def test_a_short_post_set_aside_by_the_page_is_restored(
         "Apart from Matt Lucas.",
     ]
     assert find_block(result.blocks, "Shit.", exact=True).reason.startswith("in the content region")
+
+
+def test_a_page_of_another_kind_keeps_its_own_content_region() -> None:
+    # A cluster of the manual's page, and a page of another kind in it (its article under another
+    # container, with new text): its side note, set aside by its class name, is unique to the page and
+    # sits in the page's own content region; the footer, set aside too, stays out.
+    page = extract_fixture(APACHE)
+    model = SiteModel()
+    for _ in range(6):
+        model.observe(page.blocks)
+    container = "/".join(find_block(page.blocks, "Apache Module mod_asis").path.split("/")[:2]) + "/"
+    other = [copy.copy(block) for block in page.blocks]
+    for block in other:
+        if block.path.startswith(container):
+            block.path = "body/div#reference/" + block.path.removeprefix(container)
+            block.text = block.text[::-1]
+    note = find_block(other, ":setoN", exact=True)
+    note.label, note.rule = Label.NOISE, Rule.TEMPLATE_CONTAINER
+    decisions = model.revise(other, page.title)
+    assert decisions[note.position].rule is Rule.RESTORED
+    assert decisions[find_block(other, "Copyright").position].label is Label.NOISE
 
 
 def test_whizzy_f1_with_and_without_site_models(

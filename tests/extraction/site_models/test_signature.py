@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+
 from extraction import ExtractionResult
 from extraction.site_models import SiteClusters, SiteModelConfig, page_signature, similarity
 from extraction.site_models.signature import layout_path
+from tests.extraction.pages import APACHE, extract_fixture
 
 CONFIG = SiteModelConfig()
 
@@ -17,6 +20,26 @@ def test_layout_path_keeps_tag_and_first_class() -> None:
     path = "body.single.postid-0/div.main.site-main/article.post-0.category-linux/div.entry-content/p"
     assert layout_path(path, 3) == "body.single/div.main/article.post-0"
     assert layout_path(path) == "body.single/div.main/article.post-0/div.entry-content/p"
+
+
+def test_layout_path_drops_the_id_of_an_element_with_a_class() -> None:
+    # DocBook names each section by its own id; a theme's class-less containers are named by theirs.
+    path = "body.book/div#id-0_0_0.sect0/div#sidebar/p.note.important"
+    assert layout_path(path) == "body.book/div.sect0/div#sidebar/p.note"
+
+
+def test_an_articles_own_structure_is_not_the_template() -> None:
+    # The manual's page, and the same page with its article cut into sections named by their own ids:
+    # one template, so one signature (the article counts as its container).
+    page = extract_fixture(APACHE)
+    container = "/".join(page.blocks[3].path.split("/")[:2]) + "/"
+    restructured = [copy.copy(block) for block in page.blocks]
+    for block in restructured:
+        if block.is_content and block.path.startswith(container):
+            section = block.text.split()[0].lower()
+            block.path = f"{container}div#{section}.section/{block.path.removeprefix(container)}"
+    restructured_signature = page_signature(restructured, CONFIG.shingle_size, CONFIG.signature_depth)
+    assert similarity(_signature(page), restructured_signature) == 1.0
 
 
 def test_whizzy_posts_share_one_cluster(whizzy_posts: dict[str, ExtractionResult]) -> None:
