@@ -22,21 +22,22 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import context, op
 
+# The codec's packing is this revision's format of `pages.blocks`: a migration that changes the format
+# keeps a copy of the packing it replaces, for this one.
+from pipelines.storage.codec import pack, unpack
+
 revision: str = "0006"
 down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-# Packing, written out so that this migration keeps doing what it did when the codec changes.
-_MIN_RUN = 3
-_NEXT_ID = 64
 _PAGES_PER_READ = 500
 
 
 def upgrade() -> None:
     """Pack the stored arrays; expand runs in the views that read them."""
     dialect = op.get_bind().dialect.name
-    _rewrite_arrays(_pack)
+    _rewrite_arrays(pack)
     _replace_views(_PAGE_BLOCKS[dialect], _index_savings(dialect, _REFERENCES[dialect]))
     _replace_clean_pages(_CLEAN_TEXT[dialect])
 
@@ -47,7 +48,7 @@ def downgrade() -> None:
     module = context.script.get_revision("0004").module
     _replace_views(module._PAGE_BLOCKS[dialect], _index_savings(dialect, module._REFERENCES[dialect]))
     _replace_clean_pages(module._CLEAN_TEXT[dialect])
-    _rewrite_arrays(_unpack)
+    _rewrite_arrays(unpack)
 
 
 def _replace_clean_pages(clean_text: str) -> None:
@@ -59,30 +60,7 @@ def _replace_clean_pages(clean_text: str) -> None:
     op.execute(module._CLEAN_PAGES)
 
 
-def _pack(elements: list[Any]) -> list[Any]:
-    packed: list[Any] = []
-    start = 0
-    while start < len(elements):
-        first, end = elements[start], start + 1
-        if isinstance(first, int):
-            while end < len(elements) and elements[end] == first + (end - start) * _NEXT_ID:
-                end += 1
-        packed += [[first, end - start]] if end - start >= _MIN_RUN else elements[start:end]
-        start = end
-    return packed
-
-
-def _unpack(stored: list[Any]) -> list[Any]:
-    elements: list[Any] = []
-    for value in stored:
-        if isinstance(value, list):
-            elements += range(value[0], value[0] + value[1] * _NEXT_ID, _NEXT_ID)
-        else:
-            elements.append(value)
-    return elements
-
-
-def _rewrite_arrays(convert: Callable[[list[Any]], list[Any]]) -> None:
+def _rewrite_arrays(convert: Callable[[Any], list[Any]]) -> None:
     bind = op.get_bind()
     last = 0
     while True:
