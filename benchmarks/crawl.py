@@ -1,17 +1,18 @@
 """Crawl benchmark (`make bench-crawl`): cleancrawl against a plain Scrapy crawl of the same local sites.
 
-For each site (whizzy and the Python 3.11 docs, served from disk on 127.0.0.1) this runs, one after the
-other, in subprocesses with the same settings (AutoThrottle off, no delay, 16 requests per host):
+For each site of `benchmarks.sites` that is built (``make sites-data``; served from disk on 127.0.0.1 by
+nginx, or `http.server` without it) this runs, one after the other, in subprocesses with the same settings
+(AutoThrottle off, no delay, 16 requests per host):
 
-- ``plain``: a `CrawlSpider` with a default `LinkExtractor` and no pipelines (`PlainSpider` below, run
-  with ``scrapy runspider``), the baseline a Scrapy user starts from;
+- ``plain``: a `CrawlSpider` with a default `LinkExtractor`, no pipelines and none of the project's add-on
+  (`PlainSpider` below, run with ``scrapy runspider``), the baseline a Scrapy user starts from;
 - ``single-page``: the `site` spider with extraction, clustering, noise removal and SQLite storage,
   site models off (``SITE_MODELS_ENABLED=False``): every page keeps its single-page labels;
 - ``cleancrawl``: the same with site models on (the default): cluster models revise labels and re-clean
   stored pages; its ``model s`` column is the time the models took inline (observing and revising each
   page), ``reclean s`` the time the re-cleaning passes took, and ``models`` their share of the crawl.
 
-It prints one table: wall time, pages, pages per second and peak memory (max RSS of the crawl process)
+It prints one table: wall time, pages, pages per second and peak memory (max RSS of the crawl process alone)
 of each crawl; stored bytes against raw HTML and against all visible text (`index_savings`); the F1 of
 the stored clean text (`clean_pages`) against the site's ground truth (GT: the ground-truth pages the
 crawl reached) with the benchmark metric; and, for comparison, trafilatura and readability run
@@ -21,7 +22,7 @@ With ``--methods all`` (or a list of names, `extraction.methods.registry.METHODS
 ``site`` crawl per extraction method (``EXTRACTION_METHOD``, everything else as the ``cleancrawl`` run)
 and prints the same columns, one row per method, each scored on the ground-truth pages its crawl reached.
 
-Usage: ``python -m benchmarks.crawl [--shared DIR] [--sites whizzy,python311] [--peers trafilatura,...]
+Usage: ``python -m benchmarks.crawl [--shared DIR] [--sites all|NAME,...] [--peers trafilatura,...]
 [--methods all|NAME,...]``
 """
 

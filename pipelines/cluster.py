@@ -1,9 +1,9 @@
 """`ClusterPipeline`: the cluster of a page's template within its site, shared through the database.
 
-A page's signature is the set of its blocks' layout paths, its content counted as the container that
-holds it (`extraction.site_models.layout_signature`, on the single-page labels); it joins the most
-similar cluster of its site when the Jaccard similarity reaches ``EXTRACTION_SITE_CLUSTER_THRESHOLD``,
-else it founds a new cluster with itself as representative. On
+A page's signature is the set of its blocks' layout paths, its content cut at the children of the
+container that holds it (`extraction.site_models.layout_signature`, on the single-page labels); it joins
+the most similar cluster of its site when the Jaccard similarity reaches
+``EXTRACTION_SITE_CLUSTER_THRESHOLD``, else it founds a new cluster with itself as representative. On
 whizzy the 72 posts form one cluster and the archive pages others; the Python docs form a few.
 
 Clusters live in the database (``DATABASE_URL``): a process that meets a page matching none of the

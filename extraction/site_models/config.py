@@ -15,10 +15,10 @@ class SiteModelConfig:
 
     shingle_size: int = 1
     """Signature (`site_models.signature`): shingles of this many consecutive layout paths (each block path
-    cut to its first `signature_depth` steps, the page's content collapsed to its container); a page joins
-    the most similar cluster when the Jaccard similarity of the signatures reaches `cluster_threshold`,
-    else starts a new one. One path a shingle: a theme's side menu that unfolds the current page's branch
-    changes the order of its paths from page to page, not their set."""
+    cut to its first `signature_depth` steps, the page's content cut at its container's children); a page
+    joins the most similar cluster when the Jaccard similarity of the signatures reaches
+    `cluster_threshold`, else starts a new one. One path a shingle: a theme's side menu that unfolds the
+    current page's branch changes the order of its paths from page to page, not their set."""
     signature_depth: int = 6
     cluster_threshold: float = 0.5
     min_pages: int = 5

@@ -10,9 +10,9 @@ Three cross-page rules, each decision with a reason a person can read:
   outside the content region whose terms are spread over the cluster's pages (Lin & Ho's block entropy
   at or above the page's greedy threshold) is template even when its text changes (related posts, a
   changing menu).
-- New in the content region (the cluster's, or the page's own: `slots.page_region`): a block the single page
-  set aside (too short, a caption, a lone link) that
-  is not repeated and sits in the content region, in a place whose text is new on most pages, is content;
+- New in the content region (the cluster's, or the page's own: `slots.page_region`): a block the single
+  page set aside (too short, a caption, a lone link) that is not repeated and sits in the content region,
+  in a place whose text is new on most pages, is content;
   so is the page's headline, the h1 repeating the title, in a place holding a new heading on every page.
 Guardrails: tables, code and list items of the content are dropped only for an exact repeat (a shape
 match says little about rows of numbers or code lines) that the page itself does not repeat (an index's
@@ -31,7 +31,7 @@ from extraction.scoring import same_text
 from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
-from extraction.site_models.slots import TemplateSlots, content_by_prefix, in_region, page_region
+from extraction.site_models.slots import TemplateSlots, in_region, page_region
 
 # A stored block keeps no features and the model reads none: one shared empty record, not one per block.
 _NO_FEATURES = BlockFeatures()
@@ -142,9 +142,8 @@ class SiteModel:
         content = [
             (key.slot, len(block.text)) for block, key in zip(blocks, keys, strict=True) if block.is_content
         ]
-        page = content_by_prefix(content)
         region = self.slots.region(config.region_share)
-        own = page_region(page, config.region_share, region)
+        own = page_region(content, config.region_share, region)
         return _Context(frequent, region, own, f"of {self.pages} pages of this cluster", title)
 
     def _decide(self, block: Block, key: BlockKey, record_field: bool, context: _Context) -> Decision:

@@ -5,7 +5,7 @@ site style tree, reduced to what a crawler can keep per page): pages built from 
 of their layout (menus, sidebars, footers, the container of the article), so their signatures overlap,
 while pages of another template or another site share next to nothing. A set, not a multiset: a long
 article repeats the same paragraph path many times and must not outweigh the layout. The article itself
-is one element, its container (`layout_signature`): on a thin template (a DocBook book, Sphinx, a
+is cut short at its container's children (`layout_signature`): on a thin template (a DocBook book, Sphinx, a
 manual's XSLT), where little surrounds the text, the article's own sections, with their per-page ids,
 made every page a template of its own.
 """
@@ -94,12 +94,12 @@ def layout_signature(blocks: Sequence[tuple[str, bool]], size: int, depth: int) 
     """The hashed shingles of `size` consecutive layout paths of a page given as (block path, is content)
     pairs in page order.
 
-    The page's own content is one element: every block under the container of all its content blocks
-    (their common path) counts as that container. An article's sections, lists and tables, and the ids
-    they carry, belong to the article, not to the template; a thin template (a DocBook or Sphinx page
-    with little around its text) would otherwise make every page a template of its own. Ids are left
-    out of the layout (`layout_path`'s steps keep the first class), since the ids of content are anchors
-    that change from page to page.
+    The page's own content is cut short: every block under the container of all its content blocks (their
+    common path) counts as the child of that container that holds it. What lies inside an article's
+    sections, lists and tables, and the ids they carry, belongs to the article, not to the template; a
+    thin template (a DocBook or Sphinx page with little around its text) would otherwise make every page
+    a template of its own. Ids are left out of the signature, since the ids of content are anchors that
+    change from page to page.
     """
     root = _common_path([path for path, content in blocks if content])
     paths: list[str] = []
@@ -117,7 +117,7 @@ def layout_signature(blocks: Sequence[tuple[str, bool]], size: int, depth: int) 
 
 
 def _collapsed(blocks: Sequence[tuple[str, bool]], root: str | None) -> list[str]:
-    """Each block's path, or `root` for a block at or under it."""
+    """Each block's path, cut under `root` to the child of `root` that holds it."""
     if not root:
         return [path for path, _ in blocks]
     under = root + "/"

@@ -15,7 +15,7 @@ blocks of a cluster, not with its pages.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -128,26 +128,19 @@ def in_region(slot: str, region: str | None) -> bool:
     return slot == region or slot.startswith(region + SEPARATOR)
 
 
-def content_by_prefix(content: Iterable[tuple[str, int]]) -> dict[str, int]:
-    """The content chars of one page, given as (slot, chars) of its content blocks, under each path
-    prefix ("" holds them all)."""
-    chars: dict[str, int] = {"": 0}
-    for slot, size in content:
-        chars[""] += size
-        for prefix in _prefixes(slot):
-            chars[prefix] = chars.get(prefix, 0) + size
-    return chars
-
-
-def page_region(page: Mapping[str, int], share: float, region: str | None) -> str | None:
-    """The content region of one page (`content_by_prefix`) when the cluster's `region` does not hold
-    `share` of its text: the deepest path prefix that does (None otherwise).
+def page_region(content: Sequence[tuple[str, int]], share: float, region: str | None) -> str | None:
+    """The content region of one page, given as (slot, chars) of its content blocks, when the cluster's
+    `region` does not hold `share` of their text: the deepest path prefix that does (None otherwise).
 
     A cluster's region is where most of its pages keep their content; a page of another kind that joined
     the cluster (a book's chapter page among its section pages) keeps its own elsewhere.
     """
-    needed = share * page[""]
-    if not needed or (region is not None and page.get(region, 0) >= needed):
-        return None
+    needed = share * sum(size for _, size in content)
+    if not needed or sum(size for slot, size in content if in_region(slot, region)) >= needed:
+        return None  # most pages: the cluster's region holds the page's content, no prefix is counted
+    chars: dict[str, int] = {}
+    for slot, size in content:
+        for prefix in _prefixes(slot):
+            chars[prefix] = chars.get(prefix, 0) + size
     # Prefixes holding over half the text form one chain from the root: the deepest is the longest.
-    return max((prefix for prefix, size in page.items() if prefix and size >= needed), key=len, default=None)
+    return max((prefix for prefix, size in chars.items() if size >= needed), key=len, default=None)
