@@ -79,9 +79,13 @@ class FaultRates:
 
     server_error: float = 0.05
     reset: float = 0.02
+    """The connection is reset half-way through a body sent with no Content-Length."""
     slow: float = 0.01
+    """The answer comes after the crawl's download timeout."""
     oversized: float = 0.01
+    """The body grows past the crawl's maximum download size."""
     charset: float = 0.01
+    """The page is declared UTF-8 and holds an invalid byte."""
 
     def bands(self) -> list[tuple[float, Fault]]:
         """Cumulative upper bounds in [0, 1) with their fault, in a fixed order."""

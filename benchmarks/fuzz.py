@@ -1028,10 +1028,12 @@ class Bucket:
 
     inputs: int = 0
     rejected: int = 0
+    """Turned away as documented (see `add`)."""
     crashes: int = 0
     hangs: int = 0
     slow: int = 0
     seconds: float = 0.0
+    """Wall time of all inputs; `cpu` is their CPU time."""
     cpu: float = 0.0
     # The slowest input by CPU time (a hang counts as the time cap), its wall time and what it was.
     worst: float = 0.0
@@ -1163,8 +1165,11 @@ class RunSettings:
     seed: int = 0
     workers: int = 2
     time_cap: float = 5.0
+    """Seconds of CPU an input may take before it counts as a hang and its worker is restarted."""
     memory_mb: int = 2048
+    """Each worker's address-space limit."""
     slow: float = 1.0
+    """Seconds of CPU over which an input that finished is saved as slow."""
     out: Path = DEFAULT_OUT
     progress: bool = False
 
