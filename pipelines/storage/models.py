@@ -9,7 +9,8 @@ What holds what (`store_size` measures it):
   inline, when no other page holds it (a string: one character that codes its label and rule, then its
   text if it is content, its hash if it is noise, `pipelines.storage.codec`), or a reference to the block
   dictionary (an integer, `block id * 64 + code`, the code being its label and rule, `rules`), or a run of
-  references to consecutive ids with one code (`[first, count]`: a template's menu in a few bytes);
+  references to consecutive ids with one code (`[first, count]`: a template's menu in a few bytes), or a
+  run of inline content blocks with one code (one string: an article's paragraphs at a byte a block);
 - the block dictionary (`blocks`): each block several pages hold, once, by its 64-bit text hash, with its
   text while some page refers to it as content (`content_pages` counts them);
 - search index: the clean text of each page (SQLite: the FTS5 table `page_search`; PostgreSQL:

@@ -30,6 +30,23 @@ def test_runs_of_references_pack_into_one_and_unpack_back() -> None:
     assert codec.unpack(packed) == elements
 
 
+def test_runs_of_inline_content_pack_into_one_string_and_unpack_back() -> None:
+    area, headline = codec.CONTENT_BIT | Rule.CONTENT_AREA, codec.CONTENT_BIT | Rule.HEADLINE
+    paragraphs = [codec.inline(area, text, "") for text in ("First «quoted».", "", 'Say "hi"\\n.')]
+    control = codec.inline(area, "A stray \x7f DEL.", "")
+    # A paper method's noise starts with DEL, the separator.
+    noise = [codec.inline(rule, "Menu", text_hash("Menu")) for rule in (Rule.NOISE_SCORE, Rule.METHOD)]
+    title = codec.inline(headline, "Title", "")
+    alone = paragraphs[1]
+    elements: list[codec.Element] = [title, *paragraphs, control, paragraphs[0], *noise, alone, 7 << 6]
+    packed = codec.pack(elements)
+    # One string for the run of one code; the title (another code), the text holding the separator, noise,
+    # and a block alone stay strings of their own.
+    run = codec.RUN_MARK + paragraphs[0][0] + codec.RUN_SEPARATOR.join(p[1:] for p in paragraphs)
+    assert packed == [title, run, control, paragraphs[0], *noise, alone, 7 << 6]
+    assert codec.unpack(packed) == elements
+
+
 def test_elements_keep_their_block_code_and_text() -> None:
     digest = text_hash("Menu")
     for rule in Rule:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
@@ -12,7 +14,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, Engine, event, inspect, select, text
 
 from pipelines.storage import migrate, session_factory, store_pages
-from pipelines.storage.codec import int_to_hash, unpack
+from pipelines.storage.codec import RUN_MARK, StoredElement, int_to_hash, pack_references, unpack
 from pipelines.storage.db import MIGRATIONS_DIR
 from pipelines.storage.models import Base, Block, clean_pages, described_by_models, page_blocks
 from pipelines.storage.search import search
@@ -54,7 +56,7 @@ def test_migrating_twice_is_a_noop(database_url: str, engine: Engine) -> None:
     migrate(engine)
     with engine.connect() as connection:
         version = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
-    assert version == ["0006"]  # the latest migration: 0006_template_runs
+    assert version == ["0007"]  # the latest migration: 0007_inline_runs
     changes = [sql for sql in statements if sql.lstrip().split()[0].upper() in {"CREATE", "ALTER", "DROP"}]
     assert changes == []
 
@@ -281,15 +283,42 @@ def _views(connection: Connection) -> tuple[list[tuple[object, ...]], list[tuple
     ]
 
 
-def test_pages_stored_under_0005_are_packed_and_read_the_same(engine: Engine, shared_dir: Path) -> None:
+def _is_reference_run(value: object) -> bool:
+    return isinstance(value, list)
+
+
+def _is_inline_run(value: object) -> bool:
+    return isinstance(value, str) and value.startswith(RUN_MARK)
+
+
+def _as_0005(stored: list[StoredElement]) -> list[StoredElement]:
+    return list(unpack(stored))
+
+
+def _as_0006(stored: list[StoredElement]) -> list[StoredElement]:
+    return pack_references(unpack(stored))
+
+
+@pytest.mark.parametrize(
+    ("revision", "written", "packed_run"),
+    [("0005", _as_0005, _is_reference_run), ("0006", _as_0006, _is_inline_run)],
+    ids=["references-single", "inline-single"],
+)
+def test_pages_stored_under_an_older_format_are_packed_and_read_the_same(
+    engine: Engine,
+    shared_dir: Path,
+    revision: str,
+    written: Callable[[list[StoredElement]], list[StoredElement]],
+    packed_run: Callable[[object], bool],
+) -> None:
     with engine.begin() as connection:
-        _upgrade(connection, "0005")
+        _upgrade(connection, revision)
     with session_factory(engine).begin() as session:
         store_pages(session, whizzy_items(shared_dir, 20))
     with engine.begin() as connection:
-        # As 0005 stored them: every reference single.
-        unpacked = {page_id: unpack(stored) for page_id, stored in _arrays(connection).items()}
-        for page_id, elements in unpacked.items():
+        # As `revision` stored them.
+        old = {page_id: written(stored) for page_id, stored in _arrays(connection).items()}  # type: ignore[arg-type]
+        for page_id, elements in old.items():
             connection.execute(
                 text("UPDATE pages SET blocks = :blocks WHERE id = :id"),
                 {"id": page_id, "blocks": json.dumps(elements)},
@@ -299,9 +328,11 @@ def test_pages_stored_under_0005_are_packed_and_read_the_same(engine: Engine, sh
     with engine.begin() as connection:
         packed = _arrays(connection)
         after = _views(connection)
-        _downgrade(connection, "0005")
+        _downgrade(connection, revision)
         restored, downgraded = _arrays(connection), _views(connection)
-    assert any(isinstance(value, list) for array in packed.values() for value in array)
-    assert {page_id: unpack(array) for page_id, array in packed.items()} == unpacked
+    assert any(packed_run(value) for array in packed.values() for value in array)
+    assert {page_id: unpack(array) for page_id, array in packed.items()} == {  # type: ignore[arg-type]
+        page_id: unpack(array) for page_id, array in old.items()
+    }
     assert after == before
-    assert (restored, downgraded) == (unpacked, before)
+    assert (restored, downgraded) == (old, before)

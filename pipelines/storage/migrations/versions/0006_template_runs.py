@@ -7,8 +7,8 @@ Create Date: 2026-11-24
 A template's menus, sidebars and footers come on every page of a cluster in the same order, as a listing's
 excerpts on every listing that shows them, and the dictionary gives their blocks consecutive ids as the first
 page meets them: `pages.blocks` stores such a run as `[first reference, count]`
-(`pipelines.storage.codec.pack`), a few bytes for a whole menu. The views that read the array expand runs:
-`clean_pages_all` and `clean_pages` (the clean text), `page_blocks`, `index_savings`.
+(`pipelines.storage.codec.pack_references`), a few bytes for a whole menu. The views that read the array
+expand runs: `clean_pages_all` and `clean_pages` (the clean text), `page_blocks`, `index_savings`.
 The arrays stored before are packed here, and written as UTF-8 where they held escaped characters (a character
 in 6 bytes); a downgrade unpacks them.
 """
@@ -22,9 +22,9 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import context, op
 
-# The codec's packing is this revision's format of `pages.blocks`: a migration that changes the format
-# keeps a copy of the packing it replaces, for this one.
-from pipelines.storage.codec import pack, unpack
+# The codec's packing of references is this revision's format of `pages.blocks` (0007's packs inline runs
+# on top of it); `unpack` reads every format since.
+from pipelines.storage.codec import pack_references, unpack
 
 revision: str = "0006"
 down_revision: str | None = "0005"
@@ -37,7 +37,7 @@ _PAGES_PER_READ = 500
 def upgrade() -> None:
     """Pack the stored arrays; expand runs in the views that read them."""
     dialect = op.get_bind().dialect.name
-    _rewrite_arrays(pack)
+    _rewrite_arrays(pack_references)
     _replace_views(_PAGE_BLOCKS[dialect], _index_savings(dialect, _REFERENCES[dialect]))
     _replace_clean_pages(_CLEAN_TEXT[dialect])
 
