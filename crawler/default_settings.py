@@ -45,13 +45,28 @@ RECRAWL_MAX_INTERVAL = "30d"
 # and shrinks by DEC_RATE when it did.
 RECRAWL_INC_RATE = 0.4
 RECRAWL_DEC_RATE = 0.2
-# adaptive (above) or fixed (every interval stays RECRAWL_INTERVAL).
-RECRAWL_POLICY = "adaptive"
+# estimate (the page's change rate, estimated from its history, sets an interval at which it is fresh
+# RECRAWL_TARGET_FRESHNESS of the time; the rates above until it is seen to change), adaptive (the rates
+# above only) or fixed (every interval stays RECRAWL_INTERVAL).
+RECRAWL_POLICY = "estimate"
+RECRAWL_TARGET_FRESHNESS = 0.95
 # What a change is: content (the page's clean text changed) or html (its body changed at all, as Nutch).
 RECRAWL_CHANGE = "content"
 # The crawl's present, as an ISO 8601 time, for a simulated clock (tests, the recrawl benchmark); empty:
 # the real time.
 RECRAWL_NOW = ""
+
+# --- A fleet: several processes on one frontier (crawler.fleet_components) ---------------------------
+# Redis (redis://host:port/db): processes started with the same command share scrapy-redis' request queue
+# and duplicate filter, the URLs met, the pages stored and the max_pages budget. Empty: one process.
+REDIS_URL = ""
+# The crawl's key prefix in Redis; empty: made from the spider, its seeds and DATABASE_URL.
+FLEET_KEY = ""
+# Seconds a process may hold a request it took from the queue: past it (the process died), the request
+# goes back to the queue. Above DOWNLOAD_TIMEOUT times (RETRY_TIMES + 1).
+FLEET_LEASE_TIMEOUT = 900.0
+# Each site's DOWNLOAD_DELAY and CONCURRENT_REQUESTS_PER_DOMAIN held by the whole fleet, not per process.
+FLEET_POLITENESS = True
 
 # --- Downloads (crawler.middlewares) --------------------------------------------------------------------
 # A 429 or 503 answer with Retry-After pauses its site's requests for what it asks, at most this many

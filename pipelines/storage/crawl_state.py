@@ -18,7 +18,7 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
-from pipelines.revisit import RevisitPolicy
+from pipelines.revisit import ChangeHistory, RevisitPolicy
 from pipelines.storage.codec import hash_to_int
 from pipelines.storage.content import CHUNK
 from pipelines.storage.dialect import insert_for
@@ -171,13 +171,14 @@ def _record_pages(batch: _Batch, pages: Sequence[PageRecord], written: BatchSumm
     rows, redirects = [], []
     for page in pages:
         row_id = batch.ids[page.url]
-        interval, fetched_at, old_html = before.get(page.url, (None, None, None))
+        old = before.get(page.url)
+        old_html = old.html_hash if old else None
         new_html = hash_to_int(page.html_hash) if page.html_hash else None
-        fetched_before = fetched_at is not None
+        fetched_before = old is not None and old.fetched_at is not None
         changed = fetched_before and batch.policy.changed(page.url in written.revised, (old_html, new_html))
         batch.summary.changed += changed
         batch.summary.unchanged += fetched_before and not changed
-        interval = _interval(batch.policy, interval, changed)
+        interval = _interval(batch, old, changed)
         rows.append(
             {"row_id": row_id, "page_id": written.page_ids[page.url], "fetched_at": batch.moment,
              "etag": page.etag or None, "last_modified": page.last_modified or None, "html_hash": new_html,
@@ -188,21 +189,38 @@ def _record_pages(batch: _Batch, pages: Sequence[PageRecord], written: BatchSumm
     _execute(batch.session, _REDIRECTED, redirects)
 
 
+@dataclass(frozen=True, slots=True)
+class _Previous:
+    """A URL's row before the batch: what its next interval and change are read from."""
+
+    interval: int | None
+    fetched_at: int | None
+    html_hash: int | None
+    fetches: int
+    changes: int
+    first_seen: int
+
+
 def _previous(batch: _Batch, urls: Sequence[str]) -> dict[str, _Previous]:
-    """The interval, last fetch time and HTML hash of these URLs' rows before this batch."""
+    """These URLs' rows before this batch."""
     found: dict[str, _Previous] = {}
+    columns = (CrawlUrl.interval, CrawlUrl.fetched_at, CrawlUrl.html_hash, CrawlUrl.fetches, CrawlUrl.changes)
     for start in range(0, len(urls), CHUNK):
-        query = select(CrawlUrl.url, CrawlUrl.interval, CrawlUrl.fetched_at, CrawlUrl.html_hash).where(
+        query = select(CrawlUrl.url, *columns, CrawlUrl.first_seen).where(
             CrawlUrl.id.in_([batch.ids[url] for url in urls[start : start + CHUNK]])
         )
-        for url, interval, fetched_at, html in batch.session.execute(query):
-            found[url] = (interval, fetched_at, html)
+        for url, interval, fetched_at, html, fetches, changes, first_seen in batch.session.execute(query):
+            found[url] = _Previous(interval, fetched_at, html, fetches, changes, first_seen)
     return found
 
 
-def _interval(policy: RevisitPolicy, seconds: int | None, changed: bool) -> int:
-    current = timedelta(seconds=seconds) if seconds else None
-    return int(policy.next_interval(current, changed).total_seconds())
+def _interval(batch: _Batch, old: _Previous | None, changed: bool) -> int:
+    """The next interval of a URL fetched now: its history, this fetch included (a first fetch compares
+    nothing)."""
+    if old is None or not old.interval:
+        return int(batch.policy.next_interval(None, changed, ChangeHistory()).total_seconds())
+    history = ChangeHistory(old.fetches, old.changes + changed, batch.moment - old.first_seen)
+    return int(batch.policy.next_interval(timedelta(seconds=old.interval), changed, history).total_seconds())
 
 
 def _record_outcomes(batch: _Batch, outcomes: Sequence[UrlRecord]) -> None:
@@ -210,8 +228,7 @@ def _record_outcomes(batch: _Batch, outcomes: Sequence[UrlRecord]) -> None:
     before = _previous(batch, [outcome.url for outcome in outcomes])
     checked, settled = [], []
     for outcome in outcomes:
-        old = before.get(outcome.url)
-        interval = _interval(batch.policy, old[0] if old else None, changed=False)
+        interval = _interval(batch, before.get(outcome.url), changed=False)
         times: dict[str, Any] = {"row_id": batch.ids[outcome.url], "fetched_at": moment, "interval": interval}
         # No answer: due again at once, so the next crawl tries it before anything else.
         times["due_at"] = moment if outcome.state == UrlState.FAILED else moment + interval
@@ -238,8 +255,6 @@ def _execute(session: Session, statement: Any, rows: Sequence[dict[str, Any]]) -
         session.connection().execute(statement, list(rows))
 
 
-# (interval, fetched at, HTML hash) of a row before the batch.
-_Previous = tuple[int | None, int | None, int | None]
 _TABLE = cast(Table, CrawlUrl.__table__)
 _BY_ID = _TABLE.c.id == bindparam("row_id")
 _TIMES: dict[str, Any] = {name: bindparam(name) for name in ("fetched_at", "interval", "due_at")}

@@ -31,7 +31,8 @@ def test_a_bad_setting_is_one_line(tmp_path: Path) -> None:
     store = f"DATABASE_URL=sqlite:///{tmp_path / 'store.db'}"
     for setting, message in [
         ("RECRAWL_INTERVAL=soon", "RECRAWL_INTERVAL: 'soon' is not a duration"),
-        ("RECRAWL_POLICY=sometimes", "RECRAWL_POLICY must be adaptive or fixed"),
+        ("RECRAWL_POLICY=sometimes", "RECRAWL_POLICY must be one of estimate, adaptive, fixed"),
+        ("RECRAWL_TARGET_FRESHNESS=1", "RECRAWL_TARGET_FRESHNESS must be above 0 and below 1"),
         ("EXTRACTION_METHOD=readability", "unknown method 'readability'"),
         ("RECRAWL_NOW=yesterday", "Invalid isoformat string"),
         # Issue 15 row 5: these crawled nothing and exited 0, or were silently ignored.
