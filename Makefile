@@ -19,7 +19,7 @@ COMPILED := $(VENV)/.compiled
 BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTHON_DOCS := /usr/share/doc/python3.11/html
 
-.PHONY: test lint check evaluate bench bench-methods crawl bench-crawl bench-store bench-recrawl bench-focus fuzz soak sites-data services docs-data clean distclean
+.PHONY: test lint check evaluate bench bench-methods crawl bench-crawl bench-store bench-recrawl bench-scale bench-focus fuzz soak sites-data services docs-data clean distclean
 
 # The virtualenv: rebuilt only when pyproject.toml or setup.py is newer than the stamp, so a second run calls
 # no pip. pip is upgraded first: the one bundled with Python 3.11 fails on normalised extras (lxml[html_clean]).
@@ -82,6 +82,11 @@ bench-store: $(COMPILED) services docs-data
 # About 20 minutes; a smoke run: make bench-recrawl ARGS=--quick.
 bench-recrawl: $(COMPILED)
 	$(PY) -m benchmarks.recrawl $(ARGS)
+
+# Scale-out (issue 18; benchmarks/scale.py): 1, 2 and 3 processes on one Redis frontier and one PostgreSQL store,
+# a generated site served by nginx; pages/s, duplicate fetches at the server, peak RSS per process.
+bench-scale: $(COMPILED) services
+	$(PY) -m benchmarks.scale $(ARGS)
 
 # Focused crawling (issue 16; benchmarks/focus.py): breadth-first, best-first on URL and anchor keywords, cleancrawl
 # focused without and with the block signal, on whizzy's categories and Python library chapters: harvest@50/100/200,

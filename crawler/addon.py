@@ -3,17 +3,25 @@
 Enabled in the project's ``settings.py`` (``ADDONS``); another Scrapy project can enable it the same way.
 It adds the crawl context (an extension every component shares, `pipelines.context.CrawlContext`), the
 item pipelines, the progress and stats extensions, the scope-aware offsite middleware in place of
-Scrapy's (the scope is host *and* port), and the middleware that honours ``Retry-After``. A component the
-project disabled (``None``) stays disabled.
+Scrapy's (the scope is host *and* port), the middleware that honours ``Retry-After``, and, with
+``REDIS_URL``, the components of a fleet of processes on one frontier (`crawler.fleet_components`). A
+component the project disabled (``None``) stays disabled.
 """
 
 from __future__ import annotations
 
 from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
 from scrapy.settings import BaseSettings
+from scrapy_redis.dupefilter import RFPDupeFilter
 
 from crawler import default_settings
 from crawler.extensions import ProgressLog, StatsJson
+from crawler.fleet_components import (
+    FleetExtension,
+    FleetLeaseMiddleware,
+    FleetPolitenessMiddleware,
+    FleetScheduler,
+)
 from crawler.middlewares import RetryAfterMiddleware, ScopeOffsiteMiddleware, SupersededRequestMiddleware
 from pipelines.baseline import BaselinePipeline
 from pipelines.cluster import ClusterPipeline
@@ -31,13 +39,17 @@ ITEM_PIPELINES = {
     NoisePipeline: 400,
     StoragePipeline: 800,
 }
-EXTENSIONS = {CrawlContext: 0, ProgressLog: 500, StatsJson: 510}
-# RetryAfterMiddleware reads a response before Scrapy's RetryMiddleware (550) retries it.
+EXTENSIONS = {CrawlContext: 0, FleetExtension: 10, ProgressLog: 500, StatsJson: 510}
+# RetryAfterMiddleware reads a response before Scrapy's RetryMiddleware (550) retries it. A fleet's lease
+# middleware sees a request's last outcome (after retries and redirects), its politeness waits just before
+# the download (both NotConfigured without REDIS_URL).
 DOWNLOADER_MIDDLEWARES = {
     OffsiteMiddleware: None,
+    FleetLeaseMiddleware: 5,
     ScopeOffsiteMiddleware: 50,
     SupersededRequestMiddleware: 60,
     RetryAfterMiddleware: 560,
+    FleetPolitenessMiddleware: 960,
 }
 
 
@@ -54,6 +66,10 @@ class CleancrawlAddon:
         ):
             for component, priority in components.items():
                 settings.setdefault_in_component_priority_dict(name, component, priority)
+        if settings.get("REDIS_URL"):
+            # Several processes on one frontier (crawler.fleet_components): scrapy-redis' scheduler.
+            settings.set("SCHEDULER", FleetScheduler, priority="addon")
+            settings.set("DUPEFILTER_CLASS", RFPDupeFilter, priority="addon")
 
 
 def apply_defaults(settings: BaseSettings) -> None:

@@ -71,7 +71,7 @@ class CrawlContext:
         database = settings.get("DATABASE_URL") or ""
         clock = settings.get("RECRAWL_NOW") or ""
         now_or(clock)  # a bad RECRAWL_NOW stops the crawl at start
-        revisit, lock = revisit_policy(settings), settings.getbool("CRAWL_LOCK")
+        revisit, lock = revisit_policy(settings), holds_lock(settings)
         context = cls(crawl_config(settings), database, site_models, revisit, clock, lock)
         crawler.signals.connect(context.close, signal=signals.spider_closed)
         return context
@@ -137,8 +137,14 @@ def check_settings(settings: BaseSettings) -> None:
             except StoreError as error:
                 raise StoreError(f"{name}: {error}") from None
     database = settings.get("DATABASE_URL") or ""
-    if database and settings.getbool("CRAWL_LOCK"):
+    if database and holds_lock(settings):
         _check_lock(database)
+
+
+def holds_lock(settings: BaseSettings) -> bool:
+    """Whether the crawl holds its store's crawl lock (``CRAWL_LOCK``): never in a fleet (``REDIS_URL``),
+    whose processes share one store by design."""
+    return settings.getbool("CRAWL_LOCK") and not settings.get("REDIS_URL")
 
 
 def _check_lock(database: str) -> None:

@@ -39,6 +39,7 @@ from typing import Any, Protocol, Self
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
+from scrapy.signalmanager import SignalManager
 from scrapy.statscollectors import StatsCollector
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -49,6 +50,7 @@ from pipelines.storage.repository import BatchSummary
 from pipelines.storage.sizes import StoreSize
 from pipelines.storage.sql import Item, SqlStore, WriteSummary
 from records import PageRecord, stats
+from records.signals import batch_written
 from records.urls import UrlRecord, UrlState
 
 logger = logging.getLogger(__name__)
@@ -89,6 +91,8 @@ class StoragePipeline:
         self.pending: list[Item] = []
         # The (site, cluster) of every page this process stored: re-cleaned when the spider closes.
         self.clusters: set[tuple[str, str]] = set()
+        # Where `records.signals.batch_written` goes (the crawler's signals; none outside a crawl).
+        self.signals: SignalManager | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -105,7 +109,9 @@ class StoragePipeline:
         batch_size = crawler.settings.getint("STORAGE_BATCH_SIZE")
         logger.info("Storing pages %d per transaction", batch_size)
         pipeline = cls(store, batch_size, crawler.stats, context.config, context.site_models)
+        pipeline.signals = crawler.signals
         crawler.signals.connect(pipeline.item_dropped, signal=signals.item_dropped)
+        crawler.signals.connect(pipeline.flush, signal=signals.spider_idle)
         return pipeline
 
     def process_item(self, item: Any) -> Any:
@@ -123,7 +129,14 @@ class StoragePipeline:
         if isinstance(item, PageRecord):
             reason = str(exception)[:_REASON_CHARS]
             outcome = UrlRecord(
-                item.url, item.site, UrlState.SKIPPED, reason, "", item.fetched_at, item.depth
+                item.url,
+                item.site,
+                UrlState.SKIPPED,
+                reason,
+                "",
+                item.fetched_at,
+                item.depth,
+                lease=item.lease,
             )
             self.process_item(outcome)
 
@@ -141,11 +154,15 @@ class StoragePipeline:
         logger.info("Store on disk: %s bytes (%s)", f"{size.store_bytes:,}", parts)
 
     def flush(self) -> None:
-        """Write the queued pages; re-clean the clusters whose model matured with them."""
+        """Write the queued pages; re-clean the clusters whose model matured with them. Also when the crawl
+        has nothing to do for a moment: a fleet waits for its processes' batches
+        (`crawler.fleet_components`)."""
         batch, self.pending = self.pending, []
         if not batch:
             return
         written, summary = self.store.persist(batch)
+        if self.signals is not None:
+            self.signals.send_catch_log(batch_written, records=batch)
         pages = [item for item in written if isinstance(item, PageRecord)]
         failed = sum(isinstance(item, PageRecord) for item in batch) - len(pages)
         stored = [page for page in pages if page.url not in summary.aliases]

@@ -111,6 +111,9 @@ class PageRecord:
     canonical: str = ""
     # A focused crawl's relevance of the page's clean text to its topic (`extraction.topic`).
     relevance: float | None = None
+    # A fleet's lease on the request that fetched the page (`crawler.fleet`), ended when the page is written;
+    # empty in one process.
+    lease: str = ""
 
     @classmethod
     def of(

@@ -47,6 +47,8 @@ class UrlRecord:
     referrer: str = ""
     not_modified: bool = False
     """A 304: the stored page stands."""
+    lease: str = ""
+    """A fleet's lease on the request (`crawler.fleet`), ended when the outcome is written."""
 
     def __repr__(self) -> str:
         return f"UrlRecord(url={self.url!r}, state={self.state.name}, reason={self.reason!r})"

@@ -22,6 +22,7 @@ from scrapy.spiderloader import get_spider_loader
 from crawler.addon import apply_defaults
 from crawler.checks import check_crawl_settings
 from crawler.commands._errors import one_line_errors
+from crawler.fleet import check_redis
 from pipelines.context import check_settings
 from pipelines.lock import CrawlLockHeldError
 from pipelines.storage.db import StoreError
@@ -50,6 +51,7 @@ class Command(ScrapyCrawl):
             if args:
                 check_spider_arguments(args[0], opts.spargs, self.settings)
             check_settings(self.settings)
+            check_redis(self.settings.get("REDIS_URL") or "")
         except (StoreError, CrawlLockHeldError, ValueError) as error:
             raise UsageError(str(error)) from error
 

@@ -56,7 +56,9 @@ from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.checks import settings_group
+from crawler.fleet_components import LEASE, FleetExtension
 from crawler.focus import Focus, FocusWeights, parse_topic
+from crawler.frontier import Frontier, LocalFrontier, RedisFrontier
 from crawler.scope import Scope, SeedError, parse_seeds
 from crawler.traps import TrapGuards, TrapLimits
 from extraction import BUILD, ExtractionConfig, ExtractionError, ExtractionResult
@@ -127,7 +129,8 @@ class SiteSpider(Spider):
         self._seen: set[str] = set(self.seeds)
         # Final URLs of the pages yielded: a page reached under several URLs is stored once.
         self._stored: set[str] = set()
-        self._pages_out = 0
+        # The crawl's memory beyond this process: its own (one process), or a fleet's in Redis.
+        self.frontier: Frontier = LocalFrontier()
         self.guards = TrapGuards(TrapLimits())
         self._context: CrawlContext | None = None
         # Outcomes met in signal handlers, which cannot yield: they leave with the next callback's output.
@@ -180,6 +183,9 @@ class SiteSpider(Spider):
         """Take the crawl's configuration from its context (built with the extensions, after the spider)."""
         self._context = CrawlContext.of(self.crawler)
         self.config = self._context.config
+        fleet = FleetExtension.of(self.crawler)
+        if fleet is not None:
+            self.frontier = RedisFrontier(fleet.fleet(self))
         self.logger.info("Extraction method %s, %s", self.config.method, BUILD)
         if self.topic is not None:
             terms = ", ".join(self.topic.terms)
@@ -195,12 +201,16 @@ class SiteSpider(Spider):
         """
         due, known = self._load_state()
         self.guards.count(known | set(self.seeds))
+        if not self.frontier.seeds_first():
+            self.logger.info("Another process of the fleet schedules the seeds and the due URLs")
+            return
         for url in self.seeds:
             if url in due or url not in known:
                 yield self._request(url, due.pop(url, None), dont_filter=True)
         for entry in due.values():
             if self.max_depth is None or entry.depth <= self.max_depth:
                 yield self._request(entry.url, entry, dont_filter=True)
+        self.frontier.seeded()
 
     def parse_page(self, response: Response) -> Iterator[Request | PageRecord | UrlRecord]:
         """Extract one response: yield its `PageRecord` and requests for its new in-scope links."""
@@ -211,6 +221,8 @@ class SiteSpider(Spider):
         self._inc(stats.PAGES_CRAWLED)
         final_url = normalise_url(response.url) or response.url
         self._seen.add(final_url)
+        if response.meta.get("redirect_urls"):
+            self.frontier.first_sight([final_url])  # no process of the fleet schedules it from a link now
         if final_url in self._stored:
             yield from self._skip("duplicate", response.url, f"stored already as {final_url}", response.meta)
             return
@@ -238,12 +250,17 @@ class SiteSpider(Spider):
         if result.refresh_url and result.refresh_url != final_url:
             yield from self._follow_refresh(response, final_url, result.refresh_url)
             return
-        if self._full():
-            return  # its URL stays queued in the crawl state: the next crawl goes on from there
+        if not self.frontier.take_page(self.max_pages):
+            # The budget is spent (in a fleet, perhaps by another process): the page's URL stays queued in
+            # the crawl state, and the next crawl goes on from there.
+            raise CloseSpider("max_pages")
+        self._stored.add(final_url)
+        if not self.frontier.first_store(final_url):
+            self.frontier.drop_page()
+            yield from self._skip("duplicate", response.url, f"stored already as {final_url}", response.meta)
+            return
         relevance, priorities = self._focus(result)
         requests = list(self._follow_links(response, result, priorities))
-        self._stored.add(final_url)
-        self._pages_out += 1
         page = page_record(response, final_url, site, result, config.model.shape_max_chars, method.site_level)
         page.relevance = relevance
         self._fill_fetch(page, response, requests)
@@ -296,6 +313,7 @@ class SiteSpider(Spider):
         page.etag = _header(response, b"ETag")
         page.last_modified = _header(response, b"Last-Modified")
         page.html_hash = html_hash(response.body)
+        page.lease = response.meta.get(LEASE, "")
 
     def method_for(self, config: ExtractionConfig) -> Method[Any]:
         """The crawl's extraction method with a site's `config` (its thresholds), made once."""
@@ -356,8 +374,9 @@ class SiteSpider(Spider):
         if target not in self._seen:
             # A target already seen is fetched (or queued) once already: this also ends refresh cycles.
             self._seen.add(target)
-            meta = {"refresh_hops": hops, "depth": response.meta.get("depth", 0), "referrer": final_url}
-            yield self._request(target, meta=meta)
+            if self.frontier.first_sight([target]):
+                meta = {"refresh_hops": hops, "depth": response.meta.get("depth", 0), "referrer": final_url}
+                yield self._request(target, meta=meta)
 
     def _follow_links(
         self, response: Response, result: ExtractionResult, priorities: dict[str, int]
@@ -369,7 +388,10 @@ class SiteSpider(Spider):
         referrer = {"referrer": normalise_url(response.url) or response.url}
         budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(result.hrefs)
         # A focused crawl resolved the page's links once already, for their priorities (same order).
-        for url in priorities if self.focus is not None else result.links:
+        links = list(priorities) if self.focus is not None else result.links
+        unseen = [url for url in links if url not in self._seen]
+        first = self.frontier.first_sight([url for url in unseen if self._may_fetch(url)])
+        for url in links:
             if url in self._seen:
                 yield from self._reprioritised(url, priorities.get(url, 0), referrer)
                 continue
@@ -378,6 +400,8 @@ class SiteSpider(Spider):
                 self._inc(stats.LINKS_OFFSITE)
             elif _non_html_extension(url):
                 self._inc(stats.LINKS_NON_HTML)
+            elif url not in first:
+                continue  # another process of the fleet met it first
             elif budget <= 0:
                 self._inc(stats.LINKS_CAPPED)
             elif self._trapped(url):
@@ -443,14 +467,18 @@ class SiteSpider(Spider):
             priority=priority,
         )
 
+    def _may_fetch(self, url: str) -> bool:
+        """Whether a link is in scope and may be HTML: only those join a fleet's set of met URLs."""
+        return self.scope.allows(url) and not _non_html_extension(url)
+
     def _full(self) -> bool:
-        """True once `max_pages` pages have gone to the pipelines and not been dropped there."""
-        return self.max_pages is not None and self._pages_out >= self.max_pages
+        """True once `max_pages` pages (the fleet's) have gone to the pipelines and not been dropped there."""
+        return self.max_pages is not None and self.frontier.pages() >= self.max_pages
 
     def _item_dropped(self, item: Any, response: Response, exception: BaseException) -> None:
         """A page dropped by a pipeline is not stored: it does not count towards `max_pages`."""
         if isinstance(item, PageRecord):
-            self._pages_out -= 1
+            self.frontier.drop_page()
 
     def _request_dropped(self, request: Request) -> None:
         """Count a redirect the scheduler refused as already seen: a loop when it leads back into its chain.
@@ -502,8 +530,9 @@ class SiteSpider(Spider):
         depth, referrer = int(meta.get("depth", 0)), meta.get("referrer", "")
         url, target = normalise_url(url) or url, normalise_url(target) or target
         record = UrlRecord(
-            url, site_of(url), state, reason, target, self._now(), depth, referrer, not_modified
-        )
+            url, site_of(url), state, reason, target, self._now(), depth, referrer, not_modified,
+            meta.get(LEASE, ""),
+        )  # fmt: skip
         return [record]
 
     def _drain(self) -> list[UrlRecord]:

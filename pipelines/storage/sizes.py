@@ -181,6 +181,10 @@ def _relations(connection: Connection) -> dict[str, int]:
 
 def _record(connection: Connection, relations: dict[str, int]) -> None:
     now = datetime.now(UTC)
+    if connection.dialect.name == "postgresql":
+        # Processes that share a store measure it as they stop, at once: one replaces the rows at a time
+        # (SQLite's writer lock already does so).
+        connection.execute(text("LOCK TABLE store_measures IN SHARE ROW EXCLUSIVE MODE"))
     connection.execute(delete(StoreMeasure))
     rows = [
         {"relation": name, "part": part_of(name), "bytes": size, "measured_at": now}

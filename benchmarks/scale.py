@@ -1,0 +1,139 @@
+"""Scale-out benchmark (`make bench-scale`, issue 18): 1, 2 and 3 crawler processes on one frontier.
+
+A generated news site (`benchmarks.sitegen`, ``--pages`` pages, seed 0) is served by nginx with an access
+log (`benchmarks.nginx`), so the server is not the bottleneck and every fetch is counted where it happened.
+For each fleet size N, N ``scrapy crawl site`` processes start at once with the same command: the same
+seed, ``REDIS_URL`` (the machine's Redis, a key prefix of the run's own) and ``DATABASE_URL`` (a new
+PostgreSQL database of the run's own). Each process runs under a launcher that reads its peak RSS alone
+(`benchmarks.crawl.run_scrapy`).
+
+Printed per fleet: wall seconds (first start to last exit), pages stored and pages per second, fetches at
+the server, duplicate fetches (a path fetched more than once, robots.txt excepted, one per process), each
+process's pages and peak RSS, and whether the store holds each page once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from uuid import uuid4
+
+import redis
+from sqlalchemy import text
+
+from benchmarks.crawl import CRAWL_SETTINGS, REPO_ROOT, ChildRun, run_scrapy
+from benchmarks.nginx import parse_access_log, serve_nginx
+from benchmarks.postgres import new_database
+from benchmarks.store import generated_site
+from benchmarks.tables import ruled
+from pipelines.storage import make_engine
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@dataclass(frozen=True, slots=True)
+class FleetRun:
+    """What one fleet size measured."""
+
+    processes: int
+    seconds: float
+    pages: int
+    distinct_pages: int
+    fetches: int
+    duplicates: int
+    children: list[ChildRun]
+    stored: list[int]
+
+    @property
+    def pages_per_second(self) -> float:
+        """Pages stored per wall second."""
+        return self.pages / self.seconds if self.seconds else 0.0
+
+
+def run_fleet(count: int, root: Path, folder: Path) -> FleetRun:
+    """Crawl the site at `root` with `count` processes into a new database."""
+    log = folder / f"access-{count}.log"
+    with new_database(f"cc_scale_{count}") as database, serve_nginx(root, access_log=log, workers=2) as base:
+        prefix = f"cleancrawl-bench:{uuid4().hex}"
+        settings = {**CRAWL_SETTINGS, "DATABASE_URL": database, "REDIS_URL": REDIS_URL, "FLEET_KEY": prefix}
+        settings["LOG_LEVEL"] = "INFO"
+        arguments = ["crawl", "site", "-a", f"seeds={base}/"]
+        arguments += [part for name, value in settings.items() for part in ("-s", f"{name}={value}")]
+        started = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=count) as pool:
+            futures = [
+                pool.submit(run_scrapy, [*arguments, "-s", f"STATS_JSON_PATH={_stats(folder, count, i)}"],
+                            folder / f"crawl-{count}-{i}.log")
+                for i in range(count)
+            ]  # fmt: skip
+            children = [future.result() for future in futures]
+        seconds = time.perf_counter() - started
+        pages, distinct = _stored(database)
+    counts = parse_access_log(log)
+    fetched = {path: n for path, n in counts.per_path.items() if path != "/robots.txt"}
+    stored = [_stat(_stats(folder, count, i), "item_scraped_count") for i in range(count)]
+    duplicates = sum(n - 1 for n in fetched.values() if n > 1)
+    return FleetRun(count, seconds, pages, distinct, counts.requests, duplicates, children, stored)
+
+
+def _stored(database: str) -> tuple[int, int]:
+    engine = make_engine(database)
+    try:
+        with engine.connect() as connection:
+            row = connection.execute(text("SELECT count(*), count(DISTINCT url) FROM pages")).one()
+            return int(row[0]), int(row[1])
+    finally:
+        engine.dispose()
+
+
+def _stats(folder: Path, count: int, index: int) -> Path:
+    return folder / f"stats-{count}-{index}.json"
+
+
+def _stat(path: Path, key: str) -> int:
+    return int(json.loads(path.read_text("utf-8")).get(key, 0)) if path.exists() else 0
+
+
+def render(runs: list[FleetRun]) -> str:
+    """The table of the runs."""
+    header = (
+        f"{'processes':>9} {'wall s':>7} {'pages':>7} {'pages/s':>8} {'vs 1':>6} {'fetches':>8} {'dup':>4}  "
+        "pages per process / peak RSS MB per process / each page stored once"
+    )
+    base = runs[0].pages_per_second if runs else 0.0
+    rows = [
+        f"{run.processes:>9} {run.seconds:>7.1f} {run.pages:>7,} {run.pages_per_second:>8.1f} "
+        f"{run.pages_per_second / base if base else 0:>5.2f}x {run.fetches:>8,} {run.duplicates:>4}  "
+        f"{' / '.join(f'{n:,}' for n in run.stored)}; {' / '.join(f'{c.rss_mb:.0f}' for c in run.children)}; "
+        f"{'yes' if run.pages == run.distinct_pages else 'NO'}"
+        for run in runs
+    ]
+    return "\n".join(ruled(header, rows))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchmarks.scale [--pages N] [--fleets 1,2,3]``."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.scale", description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--pages", type=int, default=20_000, help="pages of the generated site (default 20000)"
+    )
+    parser.add_argument("--fleets", default="1,2,3", help="fleet sizes to run (default 1,2,3)")
+    args = parser.parse_args(argv)
+    redis.Redis.from_url(REDIS_URL).ping()
+    site = generated_site(args.pages, REPO_ROOT / ".cache" / "store")
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="cleancrawl-scale-") as folder:
+        for count in (int(value) for value in args.fleets.split(",")):
+            print(f"{count} process(es) crawling {args.pages:,} pages ...", flush=True)
+            runs.append(run_fleet(count, site.root, Path(folder)))
+    print(render(runs))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
