@@ -127,6 +127,8 @@ class Fleet:
         self._acquire = server.register_script(_ACQUIRE)
         self._take = server.register_script(_TAKE)
         self._pop_lease = server.register_script(_POP_LEASE)
+        # The leases this process holds: renewed with each heartbeat, so that only a dead process's run out.
+        self.held: set[str] = set()
 
     def add_new(self, key: str, members: Iterable[str]) -> set[str]:
         """Add `members` to the set `key`, in one round trip; those that were not in it."""
@@ -169,10 +171,12 @@ class Fleet:
         if not popped:
             return None
         lease, payload = popped
-        return (lease.decode() if isinstance(lease, bytes) else lease), payload
+        self.held.add(_text(lease))
+        return _text(lease), payload
 
     def release(self, lease: str) -> None:
         """The leased request is done: answered, failed, dropped, or back in the queue."""
+        self.held.discard(lease)
         pipe = self.server.pipeline(transaction=False)
         pipe.zrem(self.keys.leases, lease)
         pipe.hdel(self.keys.payloads, lease)
@@ -198,10 +202,14 @@ class Fleet:
     # --- workers ------------------------------------------------------------------------------------------
 
     def join(self, worker: str) -> None:
-        """Say that `worker` runs (again: a heartbeat). Every key of the crawl lives two leases past the
-        last heartbeat of any process: a fleet whose processes all died leaves nothing behind for long."""
+        """Say that `worker` runs (again: a heartbeat) and renew the leases it holds. Every key of the crawl
+        lives two leases past the last heartbeat of any process: a fleet whose processes all died leaves
+        nothing behind for long."""
         pipe = self.server.pipeline(transaction=False)
         pipe.hset(self.keys.workers, worker, time.time())
+        if self.held:
+            deadline = time.time() + self.lease_seconds
+            pipe.zadd(self.keys.leases, dict.fromkeys(self.held, deadline), xx=True)
         for key in self.keys.owned():
             pipe.expire(key, max(1, round(2 * self.lease_seconds)))
         pipe.execute()

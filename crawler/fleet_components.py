@@ -14,7 +14,8 @@ before, and none of them runs.
   request that comes back to the queue (a retry, a redirect's target) ends the lease it had.
 - `FleetPolitenessMiddleware`: the fleet keeps each site's ``DOWNLOAD_DELAY`` between any two of its
   requests and at most ``CONCURRENT_REQUESTS_PER_DOMAIN`` of them in flight, whatever the number of
-  processes (each process keeps its own limits as well).
+  processes. Each request then leaves at once, in a download slot of its own: the fleet's pace replaces
+  the process's own per-site delay (and AutoThrottle's, which works per process).
 - `FleetExtension`: holds the crawl's `Fleet`; says the process runs (a heartbeat), keeps an idle process
   alive while the fleet may still hand it work (the queue is not empty, requests are out, the seeds are
   not scheduled yet), and, in the last process to stop, deletes the crawl's keys.
@@ -258,6 +259,9 @@ class FleetPolitenessMiddleware:
         if self.delay > 0:
             while wait := fleet.next_turn(site, self.delay):
                 await sleep(wait)
+        # A download slot of its own: the request leaves now, on the fleet's turn, not after this process's
+        # own delay for the site (which would shift it off the fleet's pace).
+        request.meta["download_slot"] = f"{site}#{token}"
 
     def _exit(self, request: Request) -> None:
         token = request.meta.pop("fleet_busy_token", None)
