@@ -47,8 +47,8 @@ logger = logging.getLogger(__name__)
 
 # How often a process says it runs, as a share of the lease: a process silent for a whole lease is dead.
 _HEARTBEATS_PER_LEASE = 4
-# The meta key of a request's lease id.
-LEASE = "fleet_lease"
+# The meta key of a request's lease id, and of a request taken back from a process that died.
+LEASE, RETAKEN = "fleet_lease", "fleet_retaken"
 # How long a request waits before it asks again for a place among its site's requests in flight.
 _BUSY_WAIT = 0.05
 
@@ -187,6 +187,8 @@ class FleetScheduler(Scheduler):
         payloads = self.fleet_.expired()
         for payload in payloads:
             request = self.queue._decode_request(payload)
+            # Its page was not written: the dead process's claim that it stored it does not hold.
+            request.meta[RETAKEN] = True
             logger.info("Fleet: %s goes back to the queue (its process stopped answering)", request.url)
             self.queue.push(request)
         return len(payloads)

@@ -50,6 +50,10 @@ class Frontier(Protocol):
         """Say that the seeds and the due URLs are scheduled."""
         ...
 
+    def done(self, lease: str) -> None:
+        """End the lease of a request whose outcome is not written (a fleet's; "" and one process: none)."""
+        ...
+
 
 class LocalFrontier:
     """One process's memory: the spider's own sets are the crawl's, so every URL it meets is new."""
@@ -87,6 +91,9 @@ class LocalFrontier:
     def seeded(self) -> None:
         """Nothing to tell."""
 
+    def done(self, lease: str) -> None:
+        """No leases."""
+
 
 class RedisFrontier:
     """A fleet's memory, in Redis (`crawler.fleet.Fleet`)."""
@@ -121,3 +128,8 @@ class RedisFrontier:
     def seeded(self) -> None:
         """Tell the fleet the seeds are scheduled: a process that finds the queue empty may now stop."""
         self.fleet.finish_seeding()
+
+    def done(self, lease: str) -> None:
+        """End the lease."""
+        if lease:
+            self.fleet.release(lease)

@@ -56,7 +56,7 @@ from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.checks import settings_group
-from crawler.fleet_components import LEASE, FleetExtension
+from crawler.fleet_components import LEASE, RETAKEN, FleetExtension
 from crawler.focus import Focus, FocusWeights, parse_topic
 from crawler.frontier import Frontier, LocalFrontier, RedisFrontier
 from crawler.scope import Scope, SeedError, parse_seeds
@@ -255,7 +255,7 @@ class SiteSpider(Spider):
             # the crawl state, and the next crawl goes on from there.
             raise CloseSpider("max_pages")
         self._stored.add(final_url)
-        if not self.frontier.first_store(final_url):
+        if not self.frontier.first_store(final_url) and not response.meta.get(RETAKEN):
             self.frontier.drop_page()
             yield from self._skip("duplicate", response.url, f"stored already as {final_url}", response.meta)
             return
@@ -512,6 +512,7 @@ class SiteSpider(Spider):
             o for source in chain for o in self._outcome(source, UrlState.REDIRECTED, {}, target=url)
         ]
         if state is None:
+            self.frontier.done((meta or {}).get(LEASE, ""))  # nothing of it is written: its lease ends now
             return redirects
         return self._outcome(url, state, meta or {}, reason) + redirects
 
