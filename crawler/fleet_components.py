@@ -253,7 +253,7 @@ class FleetPolitenessMiddleware:
     async def process_request(self, request: Request) -> None:
         """Wait for the site's turn and for a place among its requests in flight."""
         fleet, site = self._fleet(), site_of(request.url)
-        token = f"{uuid.uuid4().hex}"
+        token = uuid.uuid4().hex
         if self.concurrency > 0:
             while not fleet.enter(site, token, self.concurrency):
                 await sleep(_BUSY_WAIT)

@@ -389,8 +389,7 @@ class SiteSpider(Spider):
         budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(result.hrefs)
         # A focused crawl resolved the page's links once already, for their priorities (same order).
         links = list(priorities) if self.focus is not None else result.links
-        unseen = [url for url in links if url not in self._seen]
-        first = self.frontier.first_sight([url for url in unseen if self._may_fetch(url)])
+        first = self._first_sight(links)
         for url in links:
             if url in self._seen:
                 yield from self._reprioritised(url, priorities.get(url, 0), referrer)
@@ -400,7 +399,7 @@ class SiteSpider(Spider):
                 self._inc(stats.LINKS_OFFSITE)
             elif _non_html_extension(url):
                 self._inc(stats.LINKS_NON_HTML)
-            elif url not in first:
+            elif first is not None and url not in first:
                 continue  # another process of the fleet met it first
             elif budget <= 0:
                 self._inc(stats.LINKS_CAPPED)
@@ -466,6 +465,14 @@ class SiteSpider(Spider):
             dont_filter=dont_filter,
             priority=priority,
         )
+
+    def _first_sight(self, links: list[str]) -> set[str] | None:
+        """Of a page's links, those no process of the fleet met before, in one round trip; None with one
+        process, whose own set of met URLs says it all."""
+        if not self.frontier.shared:
+            return None
+        unseen = [url for url in links if url not in self._seen]
+        return self.frontier.first_sight([url for url in unseen if self._may_fetch(url)])
 
     def _may_fetch(self, url: str) -> bool:
         """Whether a link is in scope and may be HTML: only those join a fleet's set of met URLs."""
