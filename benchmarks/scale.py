@@ -9,15 +9,18 @@ PostgreSQL database of the run's own). Each process runs under a launcher that r
 
 Printed per fleet: wall seconds (first start to last exit), pages stored and pages per second, fetches at
 the server, duplicate fetches (a path fetched more than once, robots.txt excepted, one per process), each
-process's pages and peak RSS, and whether the store holds each page once.
+process's pages and peak RSS, whether the store holds each page once, and how many pages' clean text
+(`clean_pages`) or cluster differ from the first fleet size's (one process) for the same URL.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +51,15 @@ class FleetRun:
     duplicates: int
     children: list[ChildRun]
     stored: list[int]
+    outcome: dict[str, tuple[str, str]]
+    """Each stored URL's clean text (a digest) and cluster."""
+
+    def differing(self, other: FleetRun) -> tuple[int, int]:
+        """Of the URLs both runs stored, how many differ in clean text and how many in cluster."""
+        common = self.outcome.keys() & other.outcome.keys()
+        text = sum(self.outcome[url][0] != other.outcome[url][0] for url in common)
+        cluster = sum(self.outcome[url][1] != other.outcome[url][1] for url in common)
+        return text, cluster
 
     @property
     def pages_per_second(self) -> float:
@@ -73,22 +85,37 @@ def run_fleet(count: int, root: Path, folder: Path) -> FleetRun:
             ]  # fmt: skip
             children = [future.result() for future in futures]
         seconds = time.perf_counter() - started
-        pages, distinct = _stored(database)
+        pages, distinct, outcome = _stored(database)
     counts = parse_access_log(log)
     fetched = {path: n for path, n in counts.per_path.items() if path != "/robots.txt"}
     stored = [_stat(_stats(folder, count, i), "item_scraped_count") for i in range(count)]
     duplicates = sum(n - 1 for n in fetched.values() if n > 1)
-    return FleetRun(count, seconds, pages, distinct, counts.requests, duplicates, children, stored)
+    return FleetRun(count, seconds, pages, distinct, counts.requests, duplicates, children, stored, outcome)
 
 
-def _stored(database: str) -> tuple[int, int]:
+def _stored(database: str) -> tuple[int, int, dict[str, tuple[str, str]]]:
+    """Pages stored, distinct URLs among them, and each URL's clean-text digest and cluster."""
     engine = make_engine(database)
     try:
         with engine.connect() as connection:
             row = connection.execute(text("SELECT count(*), count(DISTINCT url) FROM pages")).one()
-            return int(row[0]), int(row[1])
+            rows = connection.execute(text("SELECT url, text, site || ' ' || cluster FROM clean_pages"))
+            return (
+                int(row[0]),
+                int(row[1]),
+                _outcome([(str(url), str(body), str(cluster)) for url, body, cluster in rows]),
+            )
     finally:
         engine.dispose()
+
+
+def _outcome(rows: Sequence[tuple[str, str, str]]) -> dict[str, tuple[str, str]]:
+    """Each URL's clean-text digest and its cluster, named by the cluster's first URL: runs that group the
+    pages alike name their clusters alike, whichever page founded each."""
+    first: dict[str, str] = {}
+    for url, _, cluster in rows:
+        first[cluster] = min(first.get(cluster, url), url)
+    return {url: (hashlib.blake2b(body.encode()).hexdigest(), first[cluster]) for url, body, cluster in rows}
 
 
 def _stats(folder: Path, count: int, index: int) -> Path:
@@ -103,17 +130,23 @@ def render(runs: list[FleetRun]) -> str:
     """The table of the runs."""
     header = (
         f"{'processes':>9} {'wall s':>7} {'pages':>7} {'pages/s':>8} {'vs 1':>6} {'fetches':>8} {'dup':>4}  "
-        "pages per process / peak RSS MB per process / each page stored once"
+        f"{'text ≠':>6} {'cluster ≠':>9}  pages per process / peak RSS MB per process / each page stored once"
     )
     base = runs[0].pages_per_second if runs else 0.0
-    rows = [
+    rows = [_row(run, runs[0], base) for run in runs]
+    notes = ["text ≠, cluster ≠: pages whose clean text or cluster differ from the first run's (same URL)"]
+    return "\n".join([*ruled(header, rows), *notes])
+
+
+def _row(run: FleetRun, first: FleetRun, base: float) -> str:
+    texts, clusters = run.differing(first)
+    return (
         f"{run.processes:>9} {run.seconds:>7.1f} {run.pages:>7,} {run.pages_per_second:>8.1f} "
-        f"{run.pages_per_second / base if base else 0:>5.2f}x {run.fetches:>8,} {run.duplicates:>4}  "
+        f"{run.pages_per_second / base if base else 0:>5.2f}x {run.fetches:>8,} {run.duplicates:>4} "
+        f"{texts:>6,} {clusters:>9,}  "
         f"{' / '.join(f'{n:,}' for n in run.stored)}; {' / '.join(f'{c.rss_mb:.0f}' for c in run.children)}; "
         f"{'yes' if run.pages == run.distinct_pages else 'NO'}"
-        for run in runs
-    ]
-    return "\n".join(ruled(header, rows))
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

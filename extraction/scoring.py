@@ -177,7 +177,7 @@ def label_blocks(page: Page, area: ContentArea | None, title: str, config: Extra
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         block.score = block.features.content_weight
         if area is None or not inside[node_id]:
-            block.label, block.rule, block.reason = Label.NOISE, Rule.OUTSIDE_AREA, "outside the content area"
+            block.label, block.rule, block.reason = _outside(block, config)
             continue
         block.label, block.rule, block.reason = _label_inside(block, node_id, page, area, title, config)
         if block.label is Label.CONTENT and len(block.text) >= config.duplicate_min_chars:
@@ -207,6 +207,15 @@ def _label_inside(
         node = page.nodes[template]
         return Label.NOISE, Rule.TEMPLATE_CONTAINER, f"inside {node.tag}.{node.names[:40]}"
     return Label.CONTENT, Rule.CONTENT_AREA, "in the content area"
+
+
+def _outside(block: Block, config: ExtractionConfig) -> tuple[Label, Rule, str]:
+    # Mostly link text outside the content (a menu entry, a teaser card of another page) says so: a site
+    # model restores such a block only inside the page's own content container (`site_models.model`).
+    nltd = block.features.nltd
+    if nltd > config.max_prose_link_density:
+        return Label.NOISE, Rule.LINK_DENSE, f"outside the content area, link-text density {nltd:.2f}"
+    return Label.NOISE, Rule.OUTSIDE_AREA, "outside the content area"
 
 
 def _link_factor(node: Node, hub: bool) -> float:

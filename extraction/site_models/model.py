@@ -12,7 +12,8 @@ Three cross-page rules, each decision with a reason a person can read:
   changing menu).
 - New in the content region (the cluster's, or the page's own: `slots.page_region`): a block the single
   page set aside (too short, a caption, a lone link) that is not repeated and sits in the content region,
-  in a place whose text is new on most pages, is content;
+  in a place whose text is new on most pages, is content, unless it is mostly link text outside the
+  container of the page's own content (a teaser card of another page);
   so is the page's headline, the h1 repeating the title, in a place holding a new heading on every page.
 Guardrails: tables, code and list items of the content are dropped only for an exact repeat (a shape
 match says little about rows of numbers or code lines) that the page itself does not repeat (an index's
@@ -31,7 +32,7 @@ from extraction.scoring import same_text
 from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
-from extraction.site_models.slots import TemplateSlots, in_region, page_region
+from extraction.site_models.slots import TemplateSlots, content_container, in_region, page_region
 
 # A stored block keeps no features and the model reads none: one shared empty record, not one per block.
 _NO_FEATURES = BlockFeatures()
@@ -68,12 +69,20 @@ class _Context:
     # Where this page's single-page content lies when the cluster's region does not hold it (a page of
     # another kind in the cluster).
     own_region: str | None
+    # The container of this page's single-page content: a link block is restored only inside it.
+    container: str | None
     of: str
     title: str
 
     def in_region(self, slot: str) -> bool:
         """True when the slot lies in the cluster's content region or in the page's own."""
         return in_region(slot, self.region) or in_region(slot, self.own_region)
+
+    def holds_link(self, slot: str) -> bool:
+        """Whether a teaser (`_teaser`) in the slot may be content: inside the page's own content, or
+        anywhere in the region of a page that has none of its own. Elsewhere it is a card for another
+        page, however new on this one: a region holds such cards where they are some page's content."""
+        return self.container is None or in_region(slot, self.container)
 
 
 @dataclass(slots=True)
@@ -144,7 +153,8 @@ class SiteModel:
         ]
         region = self.slots.region(config.region_share)
         own = page_region(content, config.region_share, region)
-        return _Context(frequent, region, own, f"of {self.pages} pages of this cluster", title)
+        container = content_container([slot for slot, _ in content])
+        return _Context(frequent, region, own, container, f"of {self.pages} pages of this cluster", title)
 
     def _decide(self, block: Block, key: BlockKey, record_field: bool, context: _Context) -> Decision:
         text_pages, shape_pages = self.frequency.pages_of(key)
@@ -186,7 +196,11 @@ class SiteModel:
             return block.label, block.rule, block.reason
         importance = self.slots.importance(key.slot)
         config = self.config
-        if context.in_region(key.slot) and importance >= config.restore_importance:
+        if (
+            context.in_region(key.slot)
+            and importance >= config.restore_importance
+            and (not _teaser(block) or context.holds_link(key.slot))
+        ):
             reason = f"in the content region, not template (on {pages} {context.of})"
             return Label.CONTENT, Rule.RESTORED, reason
         if (
@@ -268,6 +282,12 @@ def stored_block(position: int, slot: str, tag: str, kind: str, text: str, label
         reason=RULE_TEXT[decided_by],
         rule=decided_by,
     )
+
+
+def _teaser(block: Block) -> bool:
+    """True for a heading or paragraph the single page set aside as link text: a card for another page. A
+    list of links is not one: it is the table of contents a hub page holds as its content."""
+    return block.rule is Rule.LINK_DENSE and block.kind is not BlockKind.LIST_ITEM
 
 
 def _headline(block: Block, title: str) -> bool:

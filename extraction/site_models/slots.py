@@ -128,6 +128,20 @@ def in_region(slot: str, region: str | None) -> bool:
     return slot == region or slot.startswith(region + SEPARATOR)
 
 
+def content_container(slots: Sequence[str]) -> str | None:
+    """The deepest path holding every one of `slots` below it: the container of a page's content blocks
+    (None without any)."""
+    if not slots:
+        return None
+    first, last = min(slots).split(SEPARATOR), max(slots).split(SEPARATOR)
+    # The common prefix of the smallest and largest strings is every string's; a block's own step is not
+    # its container.
+    shared = 0
+    while shared < min(len(first), len(last)) - 1 and first[shared] == last[shared]:
+        shared += 1
+    return SEPARATOR.join(first[:shared])
+
+
 def page_region(content: Sequence[tuple[str, int]], share: float, region: str | None) -> str | None:
     """The content region of one page, given as (slot, chars) of its content blocks, when the cluster's
     `region` does not hold `share` of their text: the deepest path prefix that does (None otherwise).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from extraction import ExtractionConfig, Label
+from extraction import ExtractionConfig, Label, Rule
 from extraction.features import compute_features
 from extraction.scoring import label_blocks, locate_content, node_hint
 from extraction.segment import Node
@@ -143,9 +143,12 @@ def test_no_content_area_when_no_block_qualifies() -> None:
     area = locate_content(page, config)
     assert area is None
     label_blocks(page, area, "", config)
-    assert [(block.label, block.reason) for block in page.blocks] == [
-        (Label.NOISE, "outside the content area")
-    ] * 3
+    assert [(block.label, block.rule) for block in page.blocks] == [
+        (Label.NOISE, Rule.LINK_DENSE),
+        (Label.NOISE, Rule.LINK_DENSE),
+        (Label.NOISE, Rule.OUTSIDE_AREA),
+    ]
+    assert page.blocks[0].reason == "outside the content area, link-text density 1.00"
 
 
 def test_content_area_is_the_article_body_not_the_sidebar() -> None:
@@ -164,7 +167,12 @@ def test_content_area_is_the_article_body_not_the_sidebar() -> None:
         block for block in blocks if "aside.sidebar" in block.path or "header.site-header" in block.path
     ]
     assert len(outside) >= 10
-    assert {(block.label, block.reason) for block in outside} == {(Label.NOISE, "outside the content area")}
+    assert {(block.label, block.rule) for block in outside} == {
+        (Label.NOISE, Rule.OUTSIDE_AREA),
+        (Label.NOISE, Rule.LINK_DENSE),
+    }
+    # The menus are link text, the sidebar's prose is not.
+    assert {block.rule for block in outside if block.features.nltd == 1.0} == {Rule.LINK_DENSE}
 
 
 @pytest.mark.parametrize(

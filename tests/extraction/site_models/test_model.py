@@ -186,3 +186,68 @@ def test_each_decision_names_its_rule(whizzy_posts: dict[str, ExtractionResult])
     for decision in decisions:
         implied = RULE_LABELS[decision.rule]
         assert implied is None or implied is decision.label
+
+
+def _word(number: int) -> str:
+    # Digits would be masked: a text of its own per page is spelled in letters.
+    return "".join(chr(ord("a") + int(digit)) for digit in str(number))
+
+
+def _card_page(number: int, cards_content: bool) -> list[Block]:
+    """A page of a cluster whose article is followed by teaser cards of other pages (all link text): on
+    some pages the single page takes the cards for content, on others it sets them aside as link text."""
+    article, cards = "body/main/article", "body/main/section.cards/a.card"
+    card_label, card_rule = (
+        (Label.CONTENT, Rule.CONTENT_AREA) if cards_content else (Label.NOISE, Rule.LINK_DENSE)
+    )
+    blocks = [
+        Block(0, "body/nav/a", "a", BlockKind.TEXT, "Home", label=Label.NOISE, rule=Rule.LINK_DENSE),
+        Block(
+            1, f"{article}/p", "p", BlockKind.PARAGRAPH, f"Story {_word(number)} " * 30, label=Label.CONTENT
+        ),
+        Block(
+            2,
+            f"{cards}/p",
+            "p",
+            BlockKind.PARAGRAPH,
+            f"Teaser {_word(number)} " * 20,
+            label=card_label,
+            rule=card_rule,
+        ),
+        Block(
+            3,
+            f"{cards}/p",
+            "p",
+            BlockKind.PARAGRAPH,
+            f"Other {_word(number)} " * 20,
+            label=card_label,
+            rule=card_rule,
+        ),
+    ]
+    return blocks
+
+
+def test_teaser_cards_outside_the_pages_own_content_stay_out() -> None:
+    # The cluster's content region spans the article and the cards (some pages' content is their cards),
+    # so a card is in the region; being link text outside its page's own content, it is not restored.
+    # Link text inside the article (a lone link) and prose beside it (a forum's replies) still are.
+    model = SiteModel()
+    for number in range(8):
+        model.observe(_card_page(number, cards_content=number % 2 == 0))
+    page = _card_page(100, cards_content=False)
+    lone_link = Block(
+        4, "body/main/article/p", "p", BlockKind.PARAGRAPH, "See the guide", rule=Rule.LINK_DENSE
+    )
+    reply = Block(
+        5, "body/main/section.cards/div", "div", BlockKind.PARAGRAPH, "A reply " * 20, rule=Rule.OUTSIDE_AREA
+    )
+    decisions = model.revise([*page, lone_link, reply])
+    assert [decision.label for decision in decisions] == [
+        Label.NOISE,
+        Label.CONTENT,
+        Label.NOISE,
+        Label.NOISE,
+        Label.CONTENT,
+        Label.CONTENT,
+    ]
+    assert decisions[4].rule is Rule.RESTORED and decisions[5].rule is Rule.RESTORED
