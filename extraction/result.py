@@ -44,6 +44,7 @@ class Rule(IntEnum):
     RESTORED = 20
     HEADLINE = 21
     KEPT = 22
+    SECTION_HEAD = 23
     # One of the seed papers' methods (`methods`): its own reason says which step decided.
     METHOD = 31
 
@@ -66,6 +67,7 @@ RULE_LABELS: dict[Rule, Label | None] = {
     Rule.RESTORED: Label.CONTENT,
     Rule.HEADLINE: Label.CONTENT,
     Rule.KEPT: None,
+    Rule.SECTION_HEAD: Label.CONTENT,
     Rule.METHOD: None,
 }
 RULE_TEXT: dict[Rule, str] = {
@@ -86,6 +88,7 @@ RULE_TEXT: dict[Rule, str] = {
     Rule.RESTORED: "new on its page, in the content region of its cluster",
     Rule.HEADLINE: "the page's headline",
     Rule.KEPT: "as the single page judged it: the cluster's rules would have left the page empty",
+    Rule.SECTION_HEAD: "heads a section of the page's content (a heading, a definition's term)",
     Rule.METHOD: "labelled by the crawl's extraction method",
 }
 

@@ -10,6 +10,8 @@ Three cross-page rules, each decision with a reason a person can read:
   outside the content region whose terms are spread over the cluster's pages (Lin & Ho's block entropy
   at or above the page's greedy threshold) is template even when its text changes (related posts, a
   changing menu).
+- Section heads: a heading or a definition's term, however often repeated, is content when the block it
+  heads is content and shares its container (a manual's "OPTIONS", an option's "-v").
 - New in the content region (the cluster's, or the page's own: `slots.page_region`): a block the single
   page set aside (too short, a caption, a lone link) that is not repeated and sits in the content region,
   in a place whose text is new on most pages, is content, unless it is mostly link text outside the
@@ -32,7 +34,7 @@ from extraction.scoring import same_text
 from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
-from extraction.site_models.slots import TemplateSlots, content_container, in_region, page_region
+from extraction.site_models.slots import SEPARATOR, TemplateSlots, content_container, in_region, page_region
 
 # A stored block keeps no features and the model reads none: one shared empty record, not one per block.
 _NO_FEATURES = BlockFeatures()
@@ -133,6 +135,7 @@ class SiteModel:
         ]
         if self.config.drop_redundant:
             self._drop_redundant(blocks, keys, decisions, context)
+        _keep_section_heads(blocks, keys, decisions, context)
         had_content = any(block.is_content for block in blocks)
         if had_content and not any(decision.label is Label.CONTENT for decision in decisions):
             return [self._keep(block, decision) for block, decision in zip(blocks, decisions, strict=True)]
@@ -282,6 +285,43 @@ def stored_block(position: int, slot: str, tag: str, kind: str, text: str, label
         reason=RULE_TEXT[decided_by],
         rule=decided_by,
     )
+
+
+def _keep_section_heads(
+    blocks: Sequence[Block], keys: Sequence[BlockKey], decisions: list[Decision], context: _Context
+) -> None:
+    """Relabel as content, in `decisions`, each heading or definition term that heads content of the page:
+    the first block after it (other heads aside) is content in the cluster's content region, and lies in
+    the head's own container. A
+    manual's "OPTIONS" and its "-v" recur on every page and may sit beside the region that holds the
+    sections' text, and still name what follows; a "Related posts" heading followed by noise stays noise."""
+    following: int | None = None  # the index of the nearest block after this one that is not a head
+    for index in range(len(blocks) - 1, -1, -1):
+        block, key, decision = blocks[index], keys[index], decisions[index]
+        if not _head(block):
+            following = index if block.text else following
+            continue
+        if (
+            decision.label is Label.NOISE
+            and following is not None
+            and decisions[following].label is Label.CONTENT
+            and in_region(keys[following].slot, context.region)
+            and keys[following].slot.startswith(_parent(key.slot))
+        ):
+            reason = f"heads content of the page (block {blocks[following].position}) in its container"
+            decisions[index] = Decision(
+                block.position, Label.CONTENT, Rule.SECTION_HEAD, reason, decision.pages
+            )
+
+
+def _head(block: Block) -> bool:
+    """A heading, or the term of a definition list."""
+    return block.kind is BlockKind.HEADING or block.tag == "dt"
+
+
+def _parent(slot: str) -> str:
+    """The slot's container, with the separator: the prefix of every slot inside it."""
+    return slot.rpartition(SEPARATOR)[0] + SEPARATOR
 
 
 def _teaser(block: Block) -> bool:

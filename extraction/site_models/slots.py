@@ -106,7 +106,7 @@ class TemplateSlots:
         self.total_content_chars += chars
         content_chars = self.content_chars
         parent = ""
-        for prefix in _prefixes(slot):
+        for prefix in _containers(slot):
             # An empty slot (a block without a path) is its own root, not a child of it.
             if prefix not in content_chars and prefix != parent:
                 self._add_child(parent, prefix)
@@ -115,10 +115,12 @@ class TemplateSlots:
 
 
 @lru_cache(maxsize=1 << 14)
-def _prefixes(slot: str) -> tuple[str, ...]:
-    """The slot and every path prefix of it."""
+def _containers(slot: str) -> tuple[str, ...]:
+    """Every container of the slot, outermost first: its path prefixes, not the slot itself. A region is
+    a container: were it a block's own slot (a book whose text is all `div.section/div.para`), the side
+    notes and headings beside those paragraphs would lie outside it."""
     steps = slot.split(SEPARATOR)
-    return tuple(SEPARATOR.join(steps[:end]) for end in range(1, len(steps) + 1))
+    return tuple(SEPARATOR.join(steps[:end]) for end in range(1, len(steps)))
 
 
 def in_region(slot: str, region: str | None) -> bool:
@@ -154,7 +156,7 @@ def page_region(content: Sequence[tuple[str, int]], share: float, region: str | 
         return None  # most pages: the cluster's region holds the page's content, no prefix is counted
     chars: dict[str, int] = {}
     for slot, size in content:
-        for prefix in _prefixes(slot):
+        for prefix in _containers(slot):
             chars[prefix] = chars.get(prefix, 0) + size
     # Prefixes holding over half the text form one chain from the root: the deepest is the longest.
     return max((prefix for prefix, size in chars.items() if size >= needed), key=len, default=None)

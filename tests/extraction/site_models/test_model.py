@@ -251,3 +251,41 @@ def test_teaser_cards_outside_the_pages_own_content_stay_out() -> None:
         Label.CONTENT,
     ]
     assert decisions[4].rule is Rule.RESTORED and decisions[5].rule is Rule.RESTORED
+
+
+def _manual_page(number: int) -> list[Block]:
+    """A manual page: headings and an option's term repeated on every page, each over text of its own; a
+    "Related" heading over a list the template repeats."""
+    section = "body/div.content/div.sect"
+    word = _word(number)
+
+    def block(position: int, path: str, tag: str, kind: BlockKind, text: str, content: bool) -> Block:
+        label, rule = (Label.CONTENT, Rule.CONTENT_AREA) if content else (Label.NOISE, Rule.OUTSIDE_AREA)
+        return Block(position, path, tag, kind, text, label=label, rule=rule)
+
+    return [
+        block(0, f"{section}/h2", "h2", BlockKind.HEADING, "DESCRIPTION", False),
+        block(1, f"{section}/div.body/p", "p", BlockKind.PARAGRAPH, f"Describes {word} " * 20, True),
+        block(2, f"{section}/h2", "h2", BlockKind.HEADING, "OPTIONS", False),
+        block(3, f"{section}/div.body/dl/dt", "dt", BlockKind.LIST_ITEM, "-v", False),
+        block(4, f"{section}/div.body/dl/dd/p", "p", BlockKind.PARAGRAPH, f"Tells {word} " * 20, True),
+        block(5, "body/div.related/h2", "h2", BlockKind.HEADING, "Related", False),
+        block(6, "body/div.related/ul/li", "li", BlockKind.LIST_ITEM, "Other pages", False),
+    ]
+
+
+def test_repeated_heads_of_the_pages_content_are_kept() -> None:
+    model = SiteModel()
+    for number in range(8):
+        model.observe(_manual_page(number))
+    decisions = model.revise(_manual_page(100))
+    assert [(decision.label, decision.rule) for decision in decisions] == [
+        (Label.CONTENT, Rule.SECTION_HEAD),
+        (Label.CONTENT, Rule.CONTENT_AREA),
+        (Label.CONTENT, Rule.SECTION_HEAD),
+        (Label.CONTENT, Rule.SECTION_HEAD),
+        (Label.CONTENT, Rule.CONTENT_AREA),
+        (Label.NOISE, Rule.OUTSIDE_AREA),
+        (Label.NOISE, Rule.OUTSIDE_AREA),
+    ]
+    assert decisions[2].reason == "heads content of the page (block 4) in its container"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from extraction.result import Block, BlockKind, Label
-from extraction.site_models.slots import TemplateSlots, in_region
+from extraction.site_models.slots import TemplateSlots, in_region, page_region
 
 ARTICLE = "body/div.main/article/p"
 HEADING = "body/div.main/article/h2"
@@ -49,3 +49,22 @@ def test_blocks_without_a_path_do_not_loop_the_region_search() -> None:
     block = Block(0, "", "p", BlockKind.PARAGRAPH, "Text", label=Label.CONTENT)
     slots.observe([(block, "", "shape")])
     assert slots.region(0.8) is None
+
+
+def test_the_region_is_a_container_not_the_slot_of_the_paragraphs_it_holds() -> None:
+    # A book's text is all paragraphs in one slot; its side notes sit beside them, in the same section.
+    paragraph, note = "body/div.section/div.para", "body/div.section/div.sidebar/div.para"
+    slots = TemplateSlots()
+    for number in range(6):
+        block = Block(
+            0, paragraph, "div", BlockKind.PARAGRAPH, f"Chapter {number} " * 40, label=Label.CONTENT
+        )
+        slots.observe([(block, paragraph, None)])
+    region = slots.region(0.8)
+    assert region == "body/div.section"
+    assert in_region(note, region)
+
+
+def test_a_pages_own_region_is_a_container_too() -> None:
+    content = [("body/div.chapter/div.para", 900), ("body/div.other/p", 100)]
+    assert page_region(content, 0.8, "body/div.section") == "body/div.chapter"

@@ -13,6 +13,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, Engine, event, inspect, select, text
 
+from extraction.result import RULE_LABELS, RULE_TEXT
 from pipelines.storage import migrate, session_factory, store_pages
 from pipelines.storage.codec import RUN_MARK, StoredElement, int_to_hash, pack_references, unpack
 from pipelines.storage.db import MIGRATIONS_DIR
@@ -56,9 +57,21 @@ def test_migrating_twice_is_a_noop(database_url: str, engine: Engine) -> None:
     migrate(engine)
     with engine.connect() as connection:
         version = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
-    assert version == ["0007"]  # the latest migration: 0007_inline_runs
+    assert version == ["0008"]  # the latest migration: 0008_section_head_rule
     changes = [sql for sql in statements if sql.lstrip().split()[0].upper() in {"CREATE", "ALTER", "DROP"}]
     assert changes == []
+
+
+def test_every_rule_has_its_row(engine: Engine) -> None:
+    # page_blocks reads a rule's name and sentence from `rules`: a new Rule needs a migration adding its row.
+    migrate(engine)
+    with engine.connect() as connection:
+        rows = connection.execute(text("SELECT code, name, label, description FROM rules")).all()
+    expected = {
+        (rule.value, rule.name, label.value if label else "either", RULE_TEXT[rule])
+        for rule, label in RULE_LABELS.items()
+    }
+    assert set(map(tuple, rows)) == expected
 
 
 def test_the_models_match_the_migrations(engine: Engine) -> None:
