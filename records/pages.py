@@ -170,6 +170,13 @@ class PageRecord:
         """The informative text of the page, blocks in page order, one per line."""
         return "\n".join(block.text for block in self.blocks if block.label == "content")
 
+    @property
+    def single_page_text(self) -> str:
+        """The informative text as single-page extraction labelled it, before a site model revised it."""
+        return "\n".join(
+            block.text for block in self.blocks if (block.page_label or block.label) == "content"
+        )
+
 
 def _keys(result: ExtractionResult, shape_max_chars: int) -> list[BlockKey]:
     return [block_key(block, shape_max_chars) for block in result.blocks]

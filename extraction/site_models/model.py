@@ -306,7 +306,7 @@ def _keep_section_heads(
             and following is not None
             and decisions[following].label is Label.CONTENT
             and in_region(keys[following].slot, context.region)
-            and keys[following].slot.startswith(_parent(key.slot))
+            and in_region(keys[following].slot, _container(key.slot))
         ):
             reason = f"heads content of the page (block {blocks[following].position}) in its container"
             decisions[index] = Decision(
@@ -319,9 +319,9 @@ def _head(block: Block) -> bool:
     return block.kind is BlockKind.HEADING or block.tag == "dt"
 
 
-def _parent(slot: str) -> str:
-    """The slot's container, with the separator: the prefix of every slot inside it."""
-    return slot.rpartition(SEPARATOR)[0] + SEPARATOR
+def _container(slot: str) -> str:
+    """The path of the element that holds the slot's block."""
+    return slot.rpartition(SEPARATOR)[0]
 
 
 def _teaser(block: Block) -> bool:

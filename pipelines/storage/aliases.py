@@ -38,28 +38,39 @@ def split_aliases(session: Session, pages: Sequence[PageRecord]) -> tuple[list[P
         path, query = page.url.partition("?")[::2]
         content = "" if page.url in stored else page.content_text
         digest = hash_to_int(page.content_hash or text_hash(page.content_text))
+        # Pages of one batch may be labelled before and after their cluster's model was ready: their
+        # single-page texts tell twins apart too.
+        digests = (digest, hash_to_int(text_hash(page.single_page_text)))
         target = None
         if page.canonical and content:
-            target = _canonical_twin(session, page.canonical, digest, earlier)
+            target = _canonical_twin(session, page.canonical, digests, earlier)
         if target is None and query and content:
-            target = earlier.get((path, digest)) or _stored_twin(session, path, digest, page.url)
+            target = _earlier(earlier, path, digests) or _stored_twin(session, path, digest, page.url)
         if target is None:
             kept.append(page)
             if page.content_text:
-                earlier.setdefault((path, digest), page.url)
-                earlier.setdefault((page.url, digest), page.url)
+                for twin in digests:
+                    earlier.setdefault((path, twin), page.url)
+                    earlier.setdefault((page.url, twin), page.url)
             continue
         aliases.append(_alias(page, target, page.fetched_at))
     return kept, aliases
 
 
+def _earlier(earlier: dict[tuple[str, int], str], url: str, digests: tuple[int, int]) -> str | None:
+    """The page of the batch stored under `url` with one of the same texts, if any."""
+    return next((earlier[url, digest] for digest in digests if (url, digest) in earlier), None)
+
+
 def _canonical_twin(
-    session: Session, canonical: str, digest: int, earlier: dict[tuple[str, int], str]
+    session: Session, canonical: str, digests: tuple[int, int], earlier: dict[tuple[str, int], str]
 ) -> str | None:
     """The canonical page, stored or earlier in the batch, when it holds the same clean text."""
-    if (canonical, digest) in earlier:
+    if _earlier(earlier, canonical, digests):
         return canonical
-    query = select(Page.url).where(Page.url == canonical, Page.content_hash == digest, Page.gone_at.is_(None))
+    query = select(Page.url).where(
+        Page.url == canonical, Page.content_hash == digests[0], Page.gone_at.is_(None)
+    )
     return session.scalar(query)
 
 

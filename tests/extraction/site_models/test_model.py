@@ -269,8 +269,11 @@ def _manual_page(number: int) -> list[Block]:
         block(2, f"{section}/h2", "h2", BlockKind.HEADING, "OPTIONS", False),
         block(3, f"{section}/div.body/dl/dt", "dt", BlockKind.LIST_ITEM, "-v", False),
         block(4, f"{section}/div.body/dl/dd/p", "p", BlockKind.PARAGRAPH, f"Tells {word} " * 20, True),
-        block(5, "body/div.related/h2", "h2", BlockKind.HEADING, "Related", False),
-        block(6, "body/div.related/ul/li", "li", BlockKind.LIST_ITEM, "Other pages", False),
+        block(5, f"{section}/div.body/h3", "h3", BlockKind.HEADING, "SEE ALSO", False),
+        # Text straight in the heading's container: the block's slot is the container itself.
+        block(6, f"{section}/div.body", "div", BlockKind.TEXT, f"Also {word} " * 20, True),
+        block(7, "body/div.related/h2", "h2", BlockKind.HEADING, "Related", False),
+        block(8, "body/div.related/ul/li", "li", BlockKind.LIST_ITEM, "Other pages", False),
     ]
 
 
@@ -283,6 +286,8 @@ def test_repeated_heads_of_the_pages_content_are_kept() -> None:
         (Label.CONTENT, Rule.SECTION_HEAD),
         (Label.CONTENT, Rule.CONTENT_AREA),
         (Label.CONTENT, Rule.SECTION_HEAD),
+        (Label.CONTENT, Rule.SECTION_HEAD),
+        (Label.CONTENT, Rule.CONTENT_AREA),
         (Label.CONTENT, Rule.SECTION_HEAD),
         (Label.CONTENT, Rule.CONTENT_AREA),
         (Label.NOISE, Rule.OUTSIDE_AREA),

@@ -50,6 +50,21 @@ def test_variants_met_in_one_batch_keep_the_first(sessions: sessionmaker[Session
     assert [(a.url, a.target) for a in aliases] == [(POST + "?sort=old", POST + "?sort=new")]
 
 
+def test_a_variant_labelled_after_its_clusters_model_was_ready_is_still_an_alias(
+    sessions: sessionmaker[Session],
+) -> None:
+    # The first page had single-page labels only; by the variant, the cluster's model restored its
+    # headline, which the single page had set aside.
+    first = make_item(POST, [("Menu", "noise"), ("Snow", "noise"), (TEXT, "content")])
+    variant = make_item(POST + "?sid=3f2a", [("Menu", "noise"), ("Snow", "content"), (TEXT, "content")])
+    variant.blocks[1].page_label = "noise"
+    batch = [dataclasses.replace(first, content_hash=""), dataclasses.replace(variant, content_hash="")]
+    with sessions.begin() as session:
+        kept, aliases = split_aliases(session, batch)
+    assert [p.url for p in kept] == [POST]
+    assert [(a.url, a.target) for a in aliases] == [(POST + "?sid=3f2a", POST)]
+
+
 def test_a_page_naming_a_stored_page_of_the_same_text_as_canonical_is_an_alias(
     sessions: sessionmaker[Session],
 ) -> None:
