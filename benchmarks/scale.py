@@ -68,8 +68,10 @@ class FleetRun:
 
 
 def run_fleet(count: int, root: Path, folder: Path) -> FleetRun:
-    """Crawl the site at `root` with `count` processes into a new database."""
-    log = folder / f"access-{count}.log"
+    """Crawl the site at `root` with `count` processes into a new database; its files in `folder`, a
+    directory of its own."""
+    folder.mkdir()
+    log = folder / "access.log"
     with new_database(f"cc_scale_{count}") as database, serve_nginx(root, access_log=log, workers=2) as base:
         prefix = f"cleancrawl-bench:{uuid4().hex}"
         settings = {**CRAWL_SETTINGS, "DATABASE_URL": database, "REDIS_URL": REDIS_URL, "FLEET_KEY": prefix}
@@ -159,11 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     redis.Redis.from_url(REDIS_URL).ping()
     site = generated_site(args.pages, REPO_ROOT / ".cache" / "store")
-    runs = []
+    runs: list[FleetRun] = []
     with tempfile.TemporaryDirectory(prefix="cleancrawl-scale-") as folder:
         for count in (int(value) for value in args.fleets.split(",")):
             print(f"{count} process(es) crawling {args.pages:,} pages ...", flush=True)
-            runs.append(run_fleet(count, site.root, Path(folder)))
+            runs.append(run_fleet(count, site.root, Path(folder) / f"run-{len(runs)}"))
     print(render(runs))
     return 0
 
