@@ -209,13 +209,18 @@ def _label_inside(
     return Label.CONTENT, Rule.CONTENT_AREA, "in the content area"
 
 
+_OUTSIDE = (Label.NOISE, Rule.OUTSIDE_AREA, "outside the content area")
+_OUTSIDE_LINKS = (Label.NOISE, Rule.LINK_DENSE, "outside the content area, mostly link text")
+
+
 def _outside(block: Block, config: ExtractionConfig) -> tuple[Label, Rule, str]:
     # Mostly link text outside the content (a menu entry, a teaser card of another page) says so: a site
     # model restores such a block only inside the page's own content container (`site_models.model`).
-    nltd = block.features.nltd
-    if nltd > config.max_prose_link_density:
-        return Label.NOISE, Rule.LINK_DENSE, f"outside the content area, link-text density {nltd:.2f}"
-    return Label.NOISE, Rule.OUTSIDE_AREA, "outside the content area"
+    # A constant reason: menus make these most of a page's blocks, and formatting a figure for each cost
+    # a tenth of the extraction's time.
+    if block.features.nltd > config.max_prose_link_density:
+        return _OUTSIDE_LINKS
+    return _OUTSIDE
 
 
 def _link_factor(node: Node, hub: bool) -> float:

@@ -148,7 +148,7 @@ def test_no_content_area_when_no_block_qualifies() -> None:
         (Label.NOISE, Rule.LINK_DENSE),
         (Label.NOISE, Rule.OUTSIDE_AREA),
     ]
-    assert page.blocks[0].reason == "outside the content area, link-text density 1.00"
+    assert page.blocks[0].reason == "outside the content area, mostly link text"
 
 
 def test_content_area_is_the_article_body_not_the_sidebar() -> None:
