@@ -21,9 +21,6 @@ from crawler.fleet import Fleet
 class Frontier(Protocol):
     """What the spider asks of the crawl's shared memory."""
 
-    shared: bool
-    """Whether other processes share it (a fleet): only then is `first_sight` worth asking per link."""
-
     def first_sight(self, urls: Sequence[str]) -> set[str]:
         """Of `urls` (none met by this process), those no process of the crawl met before; all are met now."""
         ...
@@ -60,8 +57,6 @@ class Frontier(Protocol):
 
 class LocalFrontier:
     """One process's memory: the spider's own sets are the crawl's, so every URL it meets is new."""
-
-    shared = False
 
     def __init__(self) -> None:
         self._pages = 0
@@ -102,8 +97,6 @@ class LocalFrontier:
 
 class RedisFrontier:
     """A fleet's memory, in Redis (`crawler.fleet.Fleet`)."""
-
-    shared = True
 
     def __init__(self, fleet: Fleet) -> None:
         self.fleet = fleet

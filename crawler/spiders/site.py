@@ -388,8 +388,8 @@ class SiteSpider(Spider):
         referrer = {"referrer": normalise_url(response.url) or response.url}
         budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(result.hrefs)
         # A focused crawl resolved the page's links once already, for their priorities (same order).
-        links = list(priorities) if self.focus is not None else result.links
-        first = self._first_sight(links)
+        links = priorities if self.focus is not None else result.links
+        candidates: list[str] = []
         for url in links:
             if url in self._seen:
                 yield from self._reprioritised(url, priorities.get(url, 0), referrer)
@@ -399,13 +399,16 @@ class SiteSpider(Spider):
                 self._inc(stats.LINKS_OFFSITE)
             elif _non_html_extension(url):
                 self._inc(stats.LINKS_NON_HTML)
-            elif first is not None and url not in first:
-                continue  # another process of the fleet met it first
-            elif budget <= 0:
-                self._inc(stats.LINKS_CAPPED)
-            elif self._trapped(url):
-                continue
             else:
+                candidates.append(url)
+        # In a fleet, one round trip tells which of them no other process met first.
+        first = self.frontier.first_sight(candidates)
+        for url in candidates:
+            if url not in first:
+                continue  # another process of the fleet met it first
+            if budget <= 0:
+                self._inc(stats.LINKS_CAPPED)
+            elif not self._trapped(url):
                 budget -= 1
                 self._inc(stats.LINKS_SCHEDULED)
                 priority = priorities.get(url, 0)
@@ -465,18 +468,6 @@ class SiteSpider(Spider):
             dont_filter=dont_filter,
             priority=priority,
         )
-
-    def _first_sight(self, links: list[str]) -> set[str] | None:
-        """Of a page's links, those no process of the fleet met before, in one round trip; None with one
-        process, whose own set of met URLs says it all."""
-        if not self.frontier.shared:
-            return None
-        unseen = [url for url in links if url not in self._seen]
-        return self.frontier.first_sight([url for url in unseen if self._may_fetch(url)])
-
-    def _may_fetch(self, url: str) -> bool:
-        """Whether a link is in scope and may be HTML: only those join a fleet's set of met URLs."""
-        return self.scope.allows(url) and not _non_html_extension(url)
 
     def _full(self) -> bool:
         """True once `max_pages` pages (the fleet's) have gone to the pipelines and not been dropped there."""

@@ -34,7 +34,13 @@ from extraction.scoring import same_text
 from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
-from extraction.site_models.slots import SEPARATOR, TemplateSlots, content_container, in_region, page_region
+from extraction.site_models.slots import (
+    TemplateSlots,
+    container_of,
+    content_container,
+    in_region,
+    page_region,
+)
 
 # A stored block keeps no features and the model reads none: one shared empty record, not one per block.
 _NO_FEATURES = BlockFeatures()
@@ -292,9 +298,9 @@ def _keep_section_heads(
 ) -> None:
     """Relabel as content, in `decisions`, each heading or definition term that heads content of the page:
     the first block after it (other heads aside) is content in the cluster's content region, and lies in
-    the head's own container. A
-    manual's "OPTIONS" and its "-v" recur on every page and may sit beside the region that holds the
-    sections' text, and still name what follows; a "Related posts" heading followed by noise stays noise."""
+    the head's own container. A manual's "OPTIONS" and its "-v" recur on every page and may sit beside the
+    region that holds the sections' text, and still name what follows; a "Related posts" heading followed
+    by noise stays noise."""
     following: int | None = None  # the index of the nearest block after this one that is not a head
     for index in range(len(blocks) - 1, -1, -1):
         block, key, decision = blocks[index], keys[index], decisions[index]
@@ -306,7 +312,7 @@ def _keep_section_heads(
             and following is not None
             and decisions[following].label is Label.CONTENT
             and in_region(keys[following].slot, context.region)
-            and in_region(keys[following].slot, _container(key.slot))
+            and in_region(keys[following].slot, container_of(key.slot))
         ):
             reason = f"heads content of the page (block {blocks[following].position}) in its container"
             decisions[index] = Decision(
@@ -317,11 +323,6 @@ def _keep_section_heads(
 def _head(block: Block) -> bool:
     """A heading, or the term of a definition list."""
     return block.kind is BlockKind.HEADING or block.tag == "dt"
-
-
-def _container(slot: str) -> str:
-    """The path of the element that holds the slot's block."""
-    return slot.rpartition(SEPARATOR)[0]
 
 
 def _teaser(block: Block) -> bool:

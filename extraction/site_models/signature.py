@@ -21,6 +21,7 @@ from typing import Protocol
 
 from extraction.hashing import text_hash
 from extraction.result import Block
+from extraction.site_models.slots import common_path
 
 Signature = frozenset[int]
 # A step's id, as `extraction.segment` marks it (`div#main.content`).
@@ -101,7 +102,7 @@ def layout_signature(blocks: Sequence[tuple[str, bool]], size: int, depth: int) 
     a template of its own. Ids are left out of the signature, since the ids of content are anchors that
     change from page to page.
     """
-    root = _common_path([path for path, content in blocks if content])
+    root = common_path([path for path, content in blocks if content])
     paths: list[str] = []
     if root and "/" not in root:
         # Content spread over the whole body (a page labelled with no content area) is no container:
@@ -124,19 +125,6 @@ def _collapsed(blocks: Sequence[tuple[str, bool]], root: str | None) -> list[str
     return [
         under + path[len(under) :].split("/", 1)[0] if path.startswith(under) else path for path, _ in blocks
     ]
-
-
-def _common_path(paths: Sequence[str]) -> str | None:
-    """The deepest path that every one of `paths` is at or under (None for none, "" for no common step)."""
-    if not paths:
-        return None
-    first, last = min(paths), max(paths)
-    steps: list[str] = []
-    for a, b in zip(first.split("/"), last.split("/"), strict=False):
-        if a != b:
-            break
-        steps.append(a)
-    return "/".join(steps)
 
 
 @lru_cache(maxsize=1 << 16)

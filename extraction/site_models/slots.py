@@ -133,15 +133,26 @@ def in_region(slot: str, region: str | None) -> bool:
 def content_container(slots: Sequence[str]) -> str | None:
     """The deepest path holding every one of `slots` below it: the container of a page's content blocks
     (None without any)."""
-    if not slots:
+    return common_path([container_of(slot) for slot in slots])
+
+
+def container_of(slot: str) -> str:
+    """The path of the element that holds the slot's block."""
+    return slot.rpartition(SEPARATOR)[0]
+
+
+def common_path(paths: Sequence[str]) -> str | None:
+    """The deepest path that every one of `paths` is at or under (None for none, "" for no common step)."""
+    if not paths:
         return None
-    first, last = min(slots).split(SEPARATOR), max(slots).split(SEPARATOR)
-    # The common prefix of the smallest and largest strings is every string's; a block's own step is not
-    # its container.
-    shared = 0
-    while shared < min(len(first), len(last)) - 1 and first[shared] == last[shared]:
-        shared += 1
-    return SEPARATOR.join(first[:shared])
+    # The common prefix of the smallest and the largest path is every path's.
+    first, last = min(paths), max(paths)
+    steps: list[str] = []
+    for a, b in zip(first.split(SEPARATOR), last.split(SEPARATOR), strict=False):
+        if a != b:
+            break
+        steps.append(a)
+    return SEPARATOR.join(steps)
 
 
 def page_region(content: Sequence[tuple[str, int]], share: float, region: str | None) -> str | None:
