@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from extraction import Block
 from extraction.site_models import BlockKey, SiteModel
 from pipelines.config import CrawlConfig
+from records.seen import UrlSet
 
 
 @dataclass(slots=True)
@@ -27,21 +28,20 @@ class ClusterModel:
     """One cluster's model and the URLs of the pages it observed."""
 
     model: SiteModel
-    urls: set[str] = field(default_factory=set)
+    urls: UrlSet = field(default_factory=UrlSet)
     # Set when a page is met again: the model holds its first version, which the store may no longer hold.
     repeated: bool = False
 
     def observe(self, url: str, blocks: Sequence[Block], keys: Sequence[BlockKey]) -> None:
         """Learn from one page of the cluster; a page seen before is not counted twice."""
-        if url in self.urls:
+        if not self.urls.add(url):
             self.repeated = True
             return
-        self.urls.add(url)
         self.model.observe(blocks, keys)
 
     def mirrors(self, stored_urls: set[str]) -> bool:
         """True when the model has seen exactly the stored pages, each once, as stored."""
-        return not self.repeated and self.urls == stored_urls
+        return not self.repeated and self.urls.same_as(stored_urls)
 
 
 # The model of a stored cluster and the URLs of the pages it learned from, or None when the store holds
@@ -64,7 +64,7 @@ class CrawlModels:
         if found is None:
             loaded = self.stored(site, cluster) if self.stored is not None else None
             model, urls = loaded or (SiteModel(self.config.of(site).model), set())
-            found = self.clusters[key] = ClusterModel(model, urls)
+            found = self.clusters[key] = ClusterModel(model, UrlSet(urls))
         return found
 
     def get(self, site: str, cluster: str) -> ClusterModel | None:

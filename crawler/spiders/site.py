@@ -70,6 +70,7 @@ from pipelines.context import CrawlContext
 from pipelines.storage.crawl_state import DueUrl, due_urls, known_urls
 from records import PageRecord, site_of, stats
 from records.pages import html_hash
+from records.seen import UrlSet
 from records.urls import UrlRecord, UrlState
 
 logger = logging.getLogger(__name__)
@@ -126,9 +127,9 @@ class SiteSpider(Spider):
         self._methods: dict[ExtractionConfig, Method[Any]] = {}
         # Every normalised URL met so far: scheduled, off-site, non-HTML, reached as a final URL, or known to
         # the crawl state.
-        self._seen: set[str] = set(self.seeds)
+        self._seen = UrlSet(self.seeds)
         # Final URLs of the pages yielded: a page reached under several URLs is stored once.
-        self._stored: set[str] = set()
+        self._stored = UrlSet()
         # The crawl's memory beyond this process: its own (one process), or a fleet's in Redis.
         self.frontier: Frontier = LocalFrontier()
         self.guards = TrapGuards(TrapLimits())
@@ -347,7 +348,7 @@ class SiteSpider(Spider):
         with sessions() as session:
             due = due_urls(session, self.scope.sites, self._now())
             known = known_urls(session, self.scope.sites)
-        self._seen |= known
+        self._seen.update(known)
         if known:
             self.crawler.stats.set_value(stats.RECRAWL_DUE, len(due))
             self.logger.info(
@@ -371,12 +372,10 @@ class SiteSpider(Spider):
             yield from self._skip("offsite_refresh", final_url, target, response.meta, UrlState.SKIPPED)
             return
         yield from self._outcome(final_url, UrlState.REDIRECTED, response.meta, "meta_refresh", target)
-        if target not in self._seen:
-            # A target already seen is fetched (or queued) once already: this also ends refresh cycles.
-            self._seen.add(target)
-            if self.frontier.first_sight([target]):
-                meta = {"refresh_hops": hops, "depth": response.meta.get("depth", 0), "referrer": final_url}
-                yield self._request(target, meta=meta)
+        # A target already seen is fetched (or queued) once already: this also ends refresh cycles.
+        if self._seen.add(target) and self.frontier.first_sight([target]):
+            meta = {"refresh_hops": hops, "depth": response.meta.get("depth", 0), "referrer": final_url}
+            yield self._request(target, meta=meta)
 
     def _follow_links(
         self, response: Response, result: ExtractionResult, priorities: dict[str, int]
@@ -391,10 +390,9 @@ class SiteSpider(Spider):
         links = priorities if self.focus is not None else result.links
         candidates: list[str] = []
         for url in links:
-            if url in self._seen:
+            if not self._seen.add(url):
                 yield from self._reprioritised(url, priorities.get(url, 0), referrer)
                 continue
-            self._seen.add(url)
             if not self.scope.allows(url):
                 self._inc(stats.LINKS_OFFSITE)
             elif _non_html_extension(url):

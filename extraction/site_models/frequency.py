@@ -3,7 +3,8 @@
 Two keys per block: its text hash (the very same text) and a near-duplicate shape, the block's path
 with per-page class modifiers dropped plus its text with digit runs and month names masked, so
 "Posted on 12 May 2014" and "Posted on 3 June 2019" in the same place are one block. Each key is
-counted once per page, so the counters grow with the distinct blocks of the cluster, not its pages.
+counted once per page, so the counters grow with the distinct blocks of the cluster, not its pages, and a
+block met on one page only costs about 8 bytes (`extraction.compact`).
 
 The "frequent" threshold is a share of the cluster's pages (`site_frequent_share`, 0.5) with a floor
 (`site_frequent_min_pages`): a template block sits on nearly every page of its template and an article
@@ -16,11 +17,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import NamedTuple
 
+from extraction.compact import PageCounts
 from extraction.hashing import text_hash
 from extraction.result import Block
 from extraction.site_models.signature import layout_path
@@ -82,19 +84,24 @@ def derived_shape(slot: str, text_key: str) -> str:
 
 @dataclass(slots=True)
 class BlockFrequency:
-    """On how many pages of a cluster each block text and each block shape appears."""
+    """On how many pages of a cluster each block text and each block shape appears.
+
+    Both counts are keyed by the 64-bit hash (`extraction.compact.PageCounts`): a cluster meets most of its
+    texts on one page only, and a count must cost a few bytes for a crawl's memory to stay flat.
+    """
 
     pages: int = 0
-    # Plain dicts, not Counters: a dict holding only strings and ints is left alone by the garbage
-    # collector, where every full collection of the crawl would walk a Counter's entries.
-    texts: dict[str, int] = field(default_factory=dict)
-    shapes: dict[str, int] = field(default_factory=dict)
+    texts: PageCounts = field(default_factory=PageCounts)
+    shapes: PageCounts = field(default_factory=PageCounts)
 
-    def observe(self, keys: Collection[BlockKey]) -> None:
-        """Count one page: each text hash and shape once, however often the page repeats it."""
+    def observe(self, keys: Collection[BlockKey]) -> list[tuple[str, int]]:
+        """Count one page: each text hash and shape once, however often the page repeats it. For each
+        distinct shape of the page, its slot and on how many pages it appeared before."""
         self.pages += 1
-        _count_once(self.texts, {key.text for key in keys})
-        _count_once(self.shapes, {key.shape for key in keys if key.shape is not None})
+        self.texts.add_page(int(key.text, 16) for key in keys)
+        slots = {key.shape: key.slot for key in keys if key.shape is not None}
+        before = self.shapes.add_page(int(shape, 16) for shape in slots)
+        return list(zip(slots.values(), before, strict=True))
 
     def threshold(self, share: float, min_pages: int) -> int:
         """The page count at which a block is frequent: `share` of the pages, at least `min_pages`."""
@@ -103,11 +110,5 @@ class BlockFrequency:
     def pages_of(self, key: BlockKey) -> tuple[int, int]:
         """On how many pages the block's exact text appears, and its shape (0 without a shape)."""
         shape = key.shape
-        return self.texts.get(key.text, 0), self.shapes.get(shape, 0) if shape is not None else 0
-
-
-def _count_once(counts: dict[str, int], keys: Iterable[str]) -> None:
-    """Add one to the count of each key."""
-    get = counts.get
-    for key in keys:
-        counts[key] = get(key, 0) + 1
+        text_pages = self.texts.count(int(key.text, 16))
+        return text_pages, self.shapes.count(int(shape, 16)) if shape is not None else 0

@@ -119,8 +119,8 @@ class SiteModel:
     def observe(self, blocks: Sequence[Block], keys: Sequence[BlockKey] | None = None) -> None:
         """Learn from one page of the cluster (every block, whatever its label)."""
         keys = self.keys(blocks) if keys is None else keys
-        self.frequency.observe(keys)
-        self.slots.observe((block, key.slot, key.shape) for block, key in zip(blocks, keys, strict=True))
+        shapes = self.frequency.observe(keys)
+        self.slots.observe(((block, key.slot) for block, key in zip(blocks, keys, strict=True)), shapes)
         if self.config.drop_redundant and self.terms.pages < self.config.entropy_pages:
             self.terms.observe(blocks)
 

@@ -32,9 +32,9 @@ class TemplateSlots:
     not track: full collections during a crawl would otherwise walk each of their entries.
     """
 
-    # slot -> shape -> pages holding that shape in that slot.
-    variants: dict[str, dict[str, int]] = field(default_factory=dict)
-    # slot -> how many of its shapes are on one page only.
+    # slot -> how many distinct shapes it holds, and how many of them are on one page only. A shape names its
+    # slot, so the cluster's shape counts (`BlockFrequency`) say when a slot gains one or sees one again.
+    shapes: dict[str, int] = field(default_factory=dict)
     single: dict[str, int] = field(default_factory=dict)
     content_chars: dict[str, int] = field(default_factory=dict)
     total_content_chars: int = 0
@@ -44,15 +44,14 @@ class TemplateSlots:
     # The last `region` answer, by share; cleared by `observe` (revising a page must not rescan).
     _regions: dict[float, str | None] = field(default_factory=dict, repr=False)
 
-    def observe(self, blocks: Iterable[tuple[Block, str, str | None]]) -> None:
-        """Count one page given as (block, slot, shape) triples: each (slot, shape) once per page."""
+    def observe(self, blocks: Iterable[tuple[Block, str]], shapes: Iterable[tuple[str, int]]) -> None:
+        """Count one page, given as (block, slot) pairs and, for each distinct shape of the page, its slot
+        and on how many pages it appeared before."""
         self._regions.clear()
-        seen: set[tuple[str, str]] = set()
+        for slot, before in shapes:
+            self._add_shape(slot, before)
         content: dict[str, int] = {}
-        for block, slot, shape in blocks:
-            if shape is not None and (slot, shape) not in seen:
-                seen.add((slot, shape))
-                self._add_shape(slot, shape)
+        for block, slot in blocks:
             if block.label is Label.CONTENT:
                 content[slot] = content.get(slot, 0) + len(block.text)
         # Summed per slot first: an article's paragraphs share a few slots, each with a dozen prefixes.
@@ -62,12 +61,12 @@ class TemplateSlots:
     def importance(self, slot: str) -> float:
         """How much the slot's text varies from page to page, in [0, 1] (see the module docstring):
         the share of its distinct shapes found on one page only (1.0 for an unseen slot)."""
-        shapes = self.variants.get(slot)
-        return self.single[slot] / len(shapes) if shapes else 1.0
+        shapes = self.shapes.get(slot)
+        return self.single[slot] / shapes if shapes else 1.0
 
     def distinct(self, slot: str) -> int:
         """How many distinct texts (up to digits and dates) the slot holds across the cluster."""
-        return len(self.variants.get(slot, ()))
+        return self.shapes.get(slot, 0)
 
     def region(self, share: float) -> str | None:
         """The deepest path prefix holding `share` of the content text (None before any content)."""
@@ -75,16 +74,13 @@ class TemplateSlots:
             self._regions[share] = self._deepest_prefix(share * self.total_content_chars)
         return self._regions[share]
 
-    def _add_shape(self, slot: str, shape: str) -> None:
-        """Count one more page holding `shape` in `slot`."""
-        shapes = self.variants.get(slot)
-        if shapes is None:
-            shapes = self.variants[slot] = {}
-            self.single[slot] = 0
-        pages = shapes.get(shape, 0)
-        shapes[shape] = pages + 1
-        if pages < 2:
-            self.single[slot] += 1 if pages == 0 else -1
+    def _add_shape(self, slot: str, before: int) -> None:
+        """Count one more page holding a shape of `slot` that `before` pages held."""
+        if before == 0:
+            self.shapes[slot] = self.shapes.get(slot, 0) + 1
+            self.single[slot] = self.single.get(slot, 0) + 1
+        elif before == 1:
+            self.single[slot] -= 1
 
     def _add_child(self, parent: str, prefix: str) -> None:
         siblings = self.children.get(parent)

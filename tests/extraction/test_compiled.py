@@ -53,11 +53,11 @@ for path in sys.argv[2:]:
     ]
     decisions[path + " signature"] = encode_signature(page_signature(result.blocks, 3, 6))
     frequency, slots = model.frequency, model.slots
+    keys = model.keys(sibling)
     decisions[path + " model"] = {
         "pages": frequency.pages,
-        "texts": frequency.texts,
-        "shapes": frequency.shapes,
-        "variants": slots.variants,
+        "counts": [frequency.pages_of(key) for key in keys],
+        "slots": [(slots.distinct(key.slot), slots.importance(key.slot)) for key in keys],
         "content_chars": slots.content_chars,
     }
 print(json.dumps(decisions))

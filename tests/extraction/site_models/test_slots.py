@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from extraction.result import Block, BlockKind, Label
+from extraction.site_models.frequency import BlockFrequency, block_key
 from extraction.site_models.slots import TemplateSlots, in_region, page_region
 
 ARTICLE = "body/div.main/article/p"
@@ -11,21 +12,27 @@ BYLINE = "body/div.main/article/footer/p"
 SIDEBAR = "body/aside/ul/li"
 
 
-def _page(number: int) -> list[tuple[Block, str, str | None]]:
+def _page(number: int) -> list[Block]:
     """One page: a new article paragraph and heading, a byline and a sidebar line repeated on every page."""
-    blocks = [
-        (Block(0, ARTICLE, "p", BlockKind.PARAGRAPH, f"Story {number} " * 40, label=Label.CONTENT), ARTICLE),
-        (Block(0, HEADING, "h2", BlockKind.HEADING, f"Part {number} " * 12, label=Label.CONTENT), HEADING),
-        (Block(1, BYLINE, "p", BlockKind.PARAGRAPH, "Posted by will", label=Label.CONTENT), BYLINE),
-        (Block(2, SIDEBAR, "li", BlockKind.LIST_ITEM, "Recent posts"), SIDEBAR),
+    return [
+        Block(0, ARTICLE, "p", BlockKind.PARAGRAPH, f"Story {number} " * 40, label=Label.CONTENT),
+        Block(0, HEADING, "h2", BlockKind.HEADING, f"Part {number} " * 12, label=Label.CONTENT),
+        Block(1, BYLINE, "p", BlockKind.PARAGRAPH, "Posted by will", label=Label.CONTENT),
+        Block(2, SIDEBAR, "li", BlockKind.LIST_ITEM, "Recent posts"),
     ]
-    return [(block, slot, f"{slot}:{block.text}") for block, slot in blocks]
+
+
+def _observe(slots: TemplateSlots, frequency: BlockFrequency, blocks: list[Block]) -> None:
+    """Count a page as a site model does: its shapes' page counts first, then the slots."""
+    keys = [block_key(block, 80) for block in blocks]
+    shapes = frequency.observe(keys)
+    slots.observe([(block, key.slot) for block, key in zip(blocks, keys, strict=True)], shapes)
 
 
 def _slots(pages: int) -> TemplateSlots:
-    slots = TemplateSlots()
+    slots, frequency = TemplateSlots(), BlockFrequency()
     for number in range(pages):
-        slots.observe(_page(number))
+        _observe(slots, frequency, _page(number))
     return slots
 
 
@@ -47,19 +54,19 @@ def test_the_region_is_the_deepest_path_holding_most_content_text() -> None:
 def test_blocks_without_a_path_do_not_loop_the_region_search() -> None:
     slots = TemplateSlots()
     block = Block(0, "", "p", BlockKind.PARAGRAPH, "Text", label=Label.CONTENT)
-    slots.observe([(block, "", "shape")])
+    _observe(slots, BlockFrequency(), [block])
     assert slots.region(0.8) is None
 
 
 def test_the_region_is_a_container_not_the_slot_of_the_paragraphs_it_holds() -> None:
     # A book's text is all paragraphs in one slot; its side notes sit beside them, in the same section.
     paragraph, note = "body/div.section/div.para", "body/div.section/div.sidebar/div.para"
-    slots = TemplateSlots()
+    slots, frequency = TemplateSlots(), BlockFrequency()
     for number in range(6):
         block = Block(
             0, paragraph, "div", BlockKind.PARAGRAPH, f"Chapter {number} " * 40, label=Label.CONTENT
         )
-        slots.observe([(block, paragraph, None)])
+        _observe(slots, frequency, [block])
     region = slots.region(0.8)
     assert region == "body/div.section"
     assert in_region(note, region)
