@@ -10,6 +10,7 @@ import struct
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
+from pipelines.storage import migrate
 from records import stats
 from tests.crawl_runner import run_crawl
 from tests.crawler.pages import article
@@ -78,3 +79,25 @@ def test_a_seed_too_long_to_request_is_one_line_and_exit_code_2(tmp_path: Path) 
     run = run_crawl(tmp_path, seed)
     assert run.returncode == 2
     assert run.log.strip().count("\n") == 0 and "URLLENGTH_LIMIT (2083 characters)" in run.log
+
+
+def test_a_page_the_store_refuses_ends_the_crawl_with_one_line_and_exit_code_1(tmp_path: Path) -> None:
+    # Issue 15 row 4: a page that could not be stored after its retries must not end the crawl with exit 0.
+    database = tmp_path / "db.sqlite"
+    migrate(f"sqlite:///{database}")
+    with sqlite3.connect(database) as connection:
+        connection.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON pages WHEN NEW.url LIKE '%/refused'"
+            " BEGIN SELECT RAISE(ABORT, 'this store refuses the page'); END"
+        )
+    routes = {
+        "/": page(article("Home", ["/kept", "/refused"])),
+        "/kept": page(article("Kept")),
+        "/refused": page(article("Refused")),
+    }
+    with serve_routes(routes) as site:
+        run = run_crawl(tmp_path, f"{site.base}/")
+    assert run.returncode == 1, run.log[-3000:]
+    assert run.log.strip().splitlines()[-1] == "scrapy crawl: 1 pages not stored; see the log"
+    assert run.stat(stats.PAGES_STORE_FAILED) == 1
+    assert sorted(url.removeprefix(site.base) for url in _stored(tmp_path)) == ["/", "/kept"]
