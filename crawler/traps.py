@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from extraction.compact import PageCounts
+from records.seen import url_key
 from records.sites import site_of
 
 _DIGITS = re.compile(r"\d+")
@@ -44,8 +46,9 @@ class TrapGuards:
     def __init__(self, limits: TrapLimits) -> None:
         self.limits = limits
         self._sites: Counter[str] = Counter()
-        self._paths: Counter[str] = Counter()
-        self._patterns: Counter[str] = Counter()
+        # Nearly every path and pattern is met once (an article's URL): counted by 64-bit key, 8 bytes each.
+        self._paths = PageCounts()
+        self._patterns = PageCounts()
 
     def count(self, urls: Iterable[str]) -> None:
         """Count URLs scheduled before (the crawl state's), refusing none."""
@@ -61,17 +64,21 @@ class TrapGuards:
             return "repeated_segment"
         if limits.max_pages_per_site and self._sites[site] >= limits.max_pages_per_site:
             return "site_pages"
-        if limits.max_query_variants and path != url and self._paths[path] >= limits.max_query_variants:
+        if (
+            limits.max_query_variants
+            and path != url
+            and self._paths.count(url_key(path)) >= limits.max_query_variants
+        ):
             return "query_variants"
-        if limits.max_pattern_urls and self._patterns[pattern] >= limits.max_pattern_urls:
+        if limits.max_pattern_urls and self._patterns.count(url_key(pattern)) >= limits.max_pattern_urls:
             return "path_pattern"
         self._add(site, path, pattern)
         return None
 
     def _add(self, site: str, path: str, pattern: str) -> None:
         self._sites[site] += 1
-        self._paths[path] += 1
-        self._patterns[pattern] += 1
+        self._paths.add(url_key(path))
+        self._patterns.add(url_key(pattern))
 
 
 def _keys(url: str) -> tuple[str, str, str, list[str]]:

@@ -92,6 +92,17 @@ class PageCounts:
             return pages
         return 1 if key in self._once else 0
 
+    def add(self, key: int) -> int:
+        """Count one more page holding the key; on how many it appeared before."""
+        pages = self._more.get(key)
+        if pages is not None:
+            self._more[key] = pages + 1
+            return pages
+        if self._once.add(key):
+            return 0
+        self._more[key] = 2
+        return 1
+
     def add_page(self, keys: Iterable[int]) -> list[int]:
         """Count one page holding `keys` (each once, however often given); for each distinct key, in the
         order first given, on how many pages it appeared before."""

@@ -49,3 +49,12 @@ def test_page_counts_count_each_key_once_per_page() -> None:
     assert all(counts.count(key) == reference[key] for key in pool)
     assert counts.count(pool[0]) == 400
     assert len(counts) == len(reference)
+
+
+def test_adding_one_key_at_a_time_counts_as_pages_of_one_key() -> None:
+    keys = _keys(1500, 5)
+    counts = PageCounts()
+    assert [counts.add(key) for key in keys] == [0] * len(keys)
+    assert [counts.add(key) for key in keys[:3]] == [1, 1, 1]
+    assert counts.add(keys[0]) == 2
+    assert (counts.count(keys[0]), counts.count(keys[1]), counts.count(keys[-1])) == (3, 2, 1)
