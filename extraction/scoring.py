@@ -60,9 +60,7 @@ def node_hint(node: Node, config: ExtractionConfig) -> float:
     return _name_hint(node.tag, node.names, config.class_hint_weight)
 
 
-# 8,192 entries hold a site's template names and the common frameworks' several times over; per-page names
-# (post-1234) only miss, and 65,536 entries of them held 10 MB of a long crawl's memory.
-@functools.lru_cache(maxsize=1 << 13)
+@functools.lru_cache(maxsize=1 << 16)
 def _name_hint(tag: str, names: str, weight: float) -> float:
     # Cached across pages: the pages of a site, and sites built on one framework, repeat their names.
     negative = tag in _NEGATIVE_TAGS
@@ -78,7 +76,7 @@ def _name_hint(tag: str, names: str, weight: float) -> float:
     return 1.0
 
 
-@functools.lru_cache(maxsize=1 << 13)
+@functools.lru_cache(maxsize=1 << 16)
 def _token_polarity(token: str) -> tuple[bool, bool]:
     # One class or id at a time: tokens (menu-item, col-md-8, entry-content) recur across sites far more
     # than whole class lists, so most lookups are cache hits and the regexes see short strings.
