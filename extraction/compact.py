@@ -38,6 +38,8 @@ class KeySet:
         if key in self._recent:
             return True
         merged = self._merged
+        if not len(merged):
+            return False  # a small set (a young cluster's, most trap-guard paths) never pays a numpy call
         index = int(merged.searchsorted(np.uint64(key)))
         return index < len(merged) and int(merged[index]) == key
 
