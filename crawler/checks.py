@@ -22,6 +22,7 @@ T = TypeVar("T")
 # The ranges of cleancrawl's numeric settings (any other must not be negative).
 _RANGES = {
     "STORAGE_BATCH_SIZE": Range(1),
+    "STORAGE_KNOWN_BLOCKS": Range(1),
     "RECRAWL_DEC_RATE": Range(0, 1),
     "FOCUS_TEMPLATE_FACTOR": Range(0, 1),
     "FOCUS_SATURATION_NEW_TERMS": Range(0, 1),

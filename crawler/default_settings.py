@@ -27,6 +27,10 @@ DATABASE_URL = "sqlite:///cleancrawl.db"
 CRAWL_LOCK = True
 # Pages written per transaction: a crash loses at most the batch being filled.
 STORAGE_BATCH_SIZE = 50
+# Blocks a store process remembers by hash (dictionary ids, and blocks stored inline with their pages): a
+# block met again after it was forgotten is stored inline once more. On a 50,000-page generated site,
+# 65,536 against 200,000: peak RSS 302 MB against 340 MB, a store 1.1% larger.
+STORAGE_KNOWN_BLOCKS = 65_536
 # SQLite: when a crawl has written (new or changed) at least this share of the store's pages, the store is
 # rewritten tight as the crawl ends (full-text index merged, VACUUM): rows rewritten by re-cleaning leave
 # room that only a rewrite gives back. 0: after every crawl that wrote a page; above 1: never.

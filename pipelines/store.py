@@ -9,6 +9,9 @@ Settings:
 - ``STORAGE_BATCH_SIZE`` (default 50): pages written per transaction. A crash loses at most the pages of
   the batch being filled; larger batches cost fewer commits. When a batch fails, its pages are retried one
   per transaction: a page that cannot be stored is logged and counted, the others are kept.
+- ``STORAGE_KNOWN_BLOCKS`` (default 65,536): blocks remembered by hash (`pipelines.storage.known`), so a
+  batch asks the database only about new ones. More costs memory (~200 bytes a block); fewer, a block met
+  again after it was forgotten is stored inline once more.
 - ``SITE_MODELS_ENABLED`` (default True): re-clean with the clusters' models. When a cluster's model
   matures (``EXTRACTION_SITE_MIN_PAGES`` pages) and when the spider closes, every stored page of the
   cluster is re-cleaned from the database (`pipelines.storage.reclean`), so no page keeps a decision made
@@ -45,6 +48,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from pipelines.config import CrawlConfig
 from pipelines.context import CrawlContext
+from pipelines.storage.known import KnownIds
 from pipelines.storage.reclean import RecleanSummary
 from pipelines.storage.repository import BatchSummary
 from pipelines.storage.sizes import StoreSize
@@ -103,8 +107,9 @@ class StoragePipeline:
             raise NotConfigured("DATABASE_URL is empty: pages are not stored")
         assert crawler.stats is not None
         compact_share = crawler.settings.getfloat("STORAGE_COMPACT_SHARE")
+        known = KnownIds(crawler.settings.getint("STORAGE_KNOWN_BLOCKS"))
         store = SqlStore(
-            sessions, context.config, context.models, compact_share, context.revisit, context.now
+            sessions, context.config, context.models, compact_share, context.revisit, context.now, known
         )
         batch_size = crawler.settings.getint("STORAGE_BATCH_SIZE")
         logger.info("Storing pages %d per transaction", batch_size)

@@ -1,4 +1,4 @@
-"""Sets of URLs in about 8 bytes a URL: those one crawl process has met, those a cluster model has seen.
+"""Sets of URLs in about 12 bytes a URL: those one crawl process has met, those a cluster model has seen.
 
 A set of URL strings costs some 150 bytes a URL, and a crawl of a large site meets several URLs per page
 it stores (every link it saw, off-site and non-HTML ones too). `UrlSet` keeps a 64-bit BLAKE2b hash of each
@@ -8,7 +8,7 @@ for a million URLs, and a collision costs one page not fetched.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from hashlib import blake2b
 
 from extraction.compact import KeySet
@@ -40,16 +40,18 @@ class UrlSet:
 
     def add(self, url: str) -> bool:
         """Add the URL; True when it was not there."""
-        key = url_key(url)
-        if not self._keys.add(key):
-            return False
-        self._sum = (self._sum + key) & _MASK
-        return True
+        return self.add_all((url,))[0]
+
+    def add_all(self, urls: Sequence[str]) -> list[bool]:
+        """Add each URL in turn (the set searched once for all); for each, True when it was not there."""
+        keys = [url_key(url) for url in urls]
+        new = self._keys.add_all(keys)
+        self._sum = (self._sum + sum(key for key, added in zip(keys, new, strict=True) if added)) & _MASK
+        return new
 
     def update(self, urls: Iterable[str]) -> None:
         """Add every URL."""
-        for url in urls:
-            self.add(url)
+        self.add_all(list(urls))
 
     def same_as(self, urls: Collection[str]) -> bool:
         """True when `urls` (distinct) are the URLs of this set: as many, and the same sum of keys."""

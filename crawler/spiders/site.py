@@ -389,8 +389,9 @@ class SiteSpider(Spider):
         # A focused crawl resolved the page's links once already, for their priorities (same order).
         links = priorities if self.focus is not None else result.links
         candidates: list[str] = []
-        for url in links:
-            if not self._seen.add(url):
+        urls = list(links)
+        for url, new in zip(urls, self._seen.add_all(urls), strict=True):
+            if not new:
                 yield from self._reprioritised(url, priorities.get(url, 0), referrer)
                 continue
             if not self.scope.allows(url):

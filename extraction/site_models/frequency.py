@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import NamedTuple
@@ -107,8 +107,11 @@ class BlockFrequency:
         """The page count at which a block is frequent: `share` of the pages, at least `min_pages`."""
         return max(min_pages, math.ceil(share * self.pages))
 
-    def pages_of(self, key: BlockKey) -> tuple[int, int]:
-        """On how many pages the block's exact text appears, and its shape (0 without a shape)."""
-        shape = key.shape
-        text_pages = self.texts.count(int(key.text, 16))
-        return text_pages, self.shapes.count(int(shape, 16)) if shape is not None else 0
+    def pages_of(self, keys: Sequence[BlockKey]) -> list[tuple[int, int]]:
+        """For each block, on how many pages its exact text appears, and its shape (0 without a shape)."""
+        texts = self.texts.counts([int(key.text, 16) for key in keys])
+        shapes = iter(self.shapes.counts([int(key.shape, 16) for key in keys if key.shape is not None]))
+        return [
+            (text_pages, next(shapes) if key.shape is not None else 0)
+            for key, text_pages in zip(keys, texts, strict=True)
+        ]

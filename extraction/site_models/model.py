@@ -136,8 +136,8 @@ class SiteModel:
         context = self._context(title, blocks, keys)
         fields = _record_fields(blocks, keys)
         decisions = [
-            self._decide(block, key, key.text in fields, context)
-            for block, key in zip(blocks, keys, strict=True)
+            self._decide(block, key, pages, key.text in fields, context)
+            for block, key, pages in zip(blocks, keys, self.frequency.pages_of(keys), strict=True)
         ]
         if self.config.drop_redundant:
             self._drop_redundant(blocks, keys, decisions, context)
@@ -165,8 +165,11 @@ class SiteModel:
         container = content_container([slot for slot, _ in content])
         return _Context(frequent, region, own, container, f"of {self.pages} pages of this cluster", title)
 
-    def _decide(self, block: Block, key: BlockKey, record_field: bool, context: _Context) -> Decision:
-        text_pages, shape_pages = self.frequency.pages_of(key)
+    def _decide(
+        self, block: Block, key: BlockKey, pages_of: tuple[int, int], record_field: bool, context: _Context
+    ) -> Decision:
+        """The block's decision, from on how many pages its text and its shape appear (`pages_of`)."""
+        text_pages, shape_pages = pages_of
         pages = max(text_pages, shape_pages)
         verdict: Verdict = (block.label, block.rule, block.reason)
         if block.label is Label.CONTENT:

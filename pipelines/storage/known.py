@@ -41,7 +41,8 @@ class KnownBlock:
 class KnownIds:
     """Committed ids and inline blocks, with those of the open transaction apart."""
 
-    capacity: int = 200_000
+    capacity: int = 65_536
+    """Block ids and inline blocks kept, each (``STORAGE_KNOWN_BLOCKS``)."""
     blocks: dict[int, KnownBlock] = field(default_factory=dict)
     inline: dict[int, tuple[int, ...]] = field(default_factory=dict)
     places: dict[int, dict[Place, int]] = field(default_factory=dict)

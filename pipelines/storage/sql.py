@@ -74,6 +74,7 @@ class SqlStore:
         compact_share: float = 0.0,
         revisit: RevisitPolicy | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        known: KnownIds | None = None,
     ) -> None:
         self.sessions = sessions
         self.config = config
@@ -84,7 +85,7 @@ class SqlStore:
         self.written = 0
         # With site models, noise text is kept until the page's cluster has re-cleaned it.
         self.models = models
-        self.known = KnownIds()
+        self.known = known or KnownIds()
 
     def persist(self, items: Sequence[Item]) -> tuple[list[Item], WriteSummary]:
         """Write the items in one transaction, or one per transaction when that fails; the items written."""

@@ -56,7 +56,7 @@ for path in sys.argv[2:]:
     keys = model.keys(sibling)
     decisions[path + " model"] = {
         "pages": frequency.pages,
-        "counts": [frequency.pages_of(key) for key in keys],
+        "counts": frequency.pages_of(keys),
         "slots": [(slots.distinct(key.slot), slots.importance(key.slot)) for key in keys],
         "content_chars": slots.content_chars,
     }

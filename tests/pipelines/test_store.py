@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 
 from pipelines.storage import make_engine
 from pipelines.storage.models import Page, page_blocks
+from pipelines.storage.sql import SqlStore
 from pipelines.store import StoragePipeline
 from records import PageRecord
 from records.stats import BYTES_RAW, BYTES_STORED, PAGES_STORE_FAILED, PAGES_STORED
@@ -54,6 +55,13 @@ def test_an_empty_database_url_switches_storage_off() -> None:
 def test_the_batch_size_setting_reaches_the_pipeline(tmp_path: Path) -> None:
     settings = {"DATABASE_URL": f"sqlite:///{tmp_path / 'other.db'}", "STORAGE_BATCH_SIZE": "7"}
     assert StoragePipeline.from_crawler(addon_crawler(settings)).batch_size == 7
+
+
+def test_the_known_blocks_setting_bounds_what_the_store_remembers(tmp_path: Path) -> None:
+    settings = {"DATABASE_URL": f"sqlite:///{tmp_path / 'other.db'}", "STORAGE_KNOWN_BLOCKS": "9"}
+    store = StoragePipeline.from_crawler(addon_crawler(settings)).store
+    assert isinstance(store, SqlStore)
+    assert store.known.capacity == 9
 
 
 def test_a_batch_is_written_every_batch_size_pages_and_the_rest_on_close(
