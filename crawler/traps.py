@@ -46,7 +46,7 @@ class TrapGuards:
     def __init__(self, limits: TrapLimits) -> None:
         self.limits = limits
         self._sites: Counter[str] = Counter()
-        # Nearly every path and pattern is met once (an article's URL): counted by 64-bit key, 8 bytes each.
+        # Nearly every path and pattern is met once (an article's URL): counted by 64-bit key, 12 bytes each.
         self._paths = PageCounts()
         self._patterns = PageCounts()
 

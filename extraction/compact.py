@@ -11,7 +11,7 @@ Memory stays flat and has no spikes:
 - a run holds at most `_RUN_KEYS` keys, and a merge copies only the last run, so it never needs a second
   copy of everything (a 2 million key counter in one array would need 50 MB more for a moment).
 A lookup costs a dict probe and a binary search per run (a handful for millions of keys); the page-wide
-calls (`add_page`, `counts`) search each run once for all of a page's keys. Keys are unsigned (0 to
+calls (`add_page`, `counts`, `add_all`) search each run once for all of a page's keys. Keys are unsigned (0 to
 2**64 - 1).
 """
 
@@ -155,10 +155,6 @@ class KeySet:
 
     def add_all(self, keys: Sequence[int]) -> list[bool]:
         """Add each key in turn; for each, True when it was not there (a key given twice is new once)."""
-        new = iter([pages == 0 for pages in self._counts.add_page(keys)])
-        first = {key: next(new) for key in dict.fromkeys(keys)}
-        return [first.pop(key, False) for key in keys]
-
-    def holds(self, keys: Sequence[int]) -> list[bool]:
-        """`key in self` for each key, every run searched once for all of them."""
-        return [pages > 0 for pages in self._counts.counts(keys)]
+        # `add_page` answers once per distinct key, in the order first given; a repeat finds it there.
+        before = dict(zip(dict.fromkeys(keys), self._counts.add_page(keys), strict=True))
+        return [before.pop(key, 1) == 0 for key in keys]

@@ -4,7 +4,7 @@ Two keys per block: its text hash (the very same text) and a near-duplicate shap
 with per-page class modifiers dropped plus its text with digit runs and month names masked, so
 "Posted on 12 May 2014" and "Posted on 3 June 2019" in the same place are one block. Each key is
 counted once per page, so the counters grow with the distinct blocks of the cluster, not its pages, and a
-block met on one page only costs about 8 bytes (`extraction.compact`).
+key costs about 12 bytes (`extraction.compact`).
 
 The "frequent" threshold is a share of the cluster's pages (`site_frequent_share`, 0.5) with a floor
 (`site_frequent_min_pages`): a template block sits on nearly every page of its template and an article
