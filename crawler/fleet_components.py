@@ -70,7 +70,7 @@ class FleetExtension:
         """NotConfigured without ``REDIS_URL``; else connect, and fail at start when Redis does not answer."""
         url = crawler.settings.get("REDIS_URL")
         if not url:
-            raise NotConfigured("REDIS_URL is not set: one process, no fleet")
+            raise NotConfigured  # one process, the default: Scrapy warns of a NotConfigured with a message
         server = redis.Redis.from_url(url, socket_timeout=30, socket_connect_timeout=10)
         server.ping()
         extension = cls(crawler, server)
@@ -209,7 +209,7 @@ class FleetLeaseMiddleware:
     def from_crawler(cls, crawler: Crawler) -> Self:
         """NotConfigured without ``REDIS_URL``."""
         if not crawler.settings.get("REDIS_URL"):
-            raise NotConfigured("REDIS_URL is not set")
+            raise NotConfigured  # without a message: no warning for the one-process default
         return cls(crawler)
 
     def _release(self, request: Request) -> None:
@@ -241,7 +241,7 @@ class FleetPolitenessMiddleware:
         """NotConfigured without ``REDIS_URL`` or with ``FLEET_POLITENESS`` off."""
         settings = crawler.settings
         if not settings.get("REDIS_URL") or not settings.getbool("FLEET_POLITENESS"):
-            raise NotConfigured("no fleet, or FLEET_POLITENESS is off")
+            raise NotConfigured  # without a message: no warning for the default or a chosen setting
         delay = settings.getfloat("DOWNLOAD_DELAY")
         return cls(crawler, delay, settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"))
 

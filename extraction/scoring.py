@@ -57,10 +57,19 @@ def node_hint(node: Node, config: ExtractionConfig) -> float:
     A node named both ways ("widget-post-content", `<header class="post-content">`) stays neutral, as
     readability keeps such nodes among its candidates.
     """
-    return _name_hint(node.tag, node.names, config.class_hint_weight)
+    return _folded_name_hint(node.tag, node.names, config.class_hint_weight)
 
 
-@functools.lru_cache(maxsize=1 << 16)
+# Per-page ids in names (post-4711, postid-4711) would give the caches an entry per page, tens of MB over a
+# long crawl; no pattern holds a digit and a digit for a digit moves no word boundary, so no answer changes.
+_FOLD_DIGITS = str.maketrans("123456789", "000000000")
+
+
+def _folded_name_hint(tag: str, names: str, weight: float) -> float:
+    return _name_hint(tag, names.translate(_FOLD_DIGITS), weight)
+
+
+@functools.lru_cache(maxsize=1 << 14)
 def _name_hint(tag: str, names: str, weight: float) -> float:
     # Cached across pages: the pages of a site, and sites built on one framework, repeat their names.
     negative = tag in _NEGATIVE_TAGS
@@ -76,7 +85,7 @@ def _name_hint(tag: str, names: str, weight: float) -> float:
     return 1.0
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 14)
 def _token_polarity(token: str) -> tuple[bool, bool]:
     # One class or id at a time: tokens (menu-item, col-md-8, entry-content) recur across sites far more
     # than whole class lists, so most lookups are cache hits and the regexes see short strings.
@@ -103,7 +112,7 @@ class NodeHints:
         hint = self._hints[node_id]
         if hint < 0:
             node = self._nodes[node_id]
-            hint = self._hints[node_id] = _name_hint(node.tag, node.names, self._weight)
+            hint = self._hints[node_id] = _folded_name_hint(node.tag, node.names, self._weight)
         return hint
 
     def context(self, node_id: int) -> float:

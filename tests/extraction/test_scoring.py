@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from extraction import ExtractionConfig, Label, Rule
+from extraction import ExtractionConfig, Label, Rule, scoring
 from extraction.features import compute_features
 from extraction.scoring import label_blocks, locate_content, node_hint
 from extraction.segment import Node
@@ -193,3 +193,12 @@ def test_ad_and_nav_are_template_names_only_as_whole_words(names: str, template:
     config = ExtractionConfig()
     hint = node_hint(Node("div", -1, 1, "div", names, "div"), config)
     assert (hint < 1.0) is template
+
+
+def test_names_that_differ_only_in_digits_share_a_cached_hint() -> None:
+    # Per-page ids (post-4711) would add an entry per page to a cache that lives as long as the crawl.
+    config = ExtractionConfig()
+    scoring._name_hint.cache_clear()
+    hints = {node_hint(Node("div", -1, 1, "div", f"menu-{n} item{n}x", "div"), config) for n in range(1000)}
+    assert len(hints) == 1 and hints.pop() < 1.0
+    assert scoring._name_hint.cache_info().currsize == 3  # one per length of the ids: 0-9, 10-99, 100-999

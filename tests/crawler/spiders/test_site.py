@@ -45,6 +45,15 @@ def test_stays_on_the_seed_host_and_port(tmp_path: Path) -> None:
     assert run.stat(stats.PAGES_KEPT) == 2
 
 
+def test_a_plain_crawl_with_the_defaults_logs_no_warning(tmp_path: Path) -> None:
+    # A component a default leaves off (the fleet's, without REDIS_URL) must not warn on every crawl.
+    routes = {"/": page(article("Home", ["/a"])), "/a": page(article("A page"))}
+    with serve_routes(routes) as site:
+        run = _ok(run_crawl(tmp_path, f"{site.base}/"))
+    assert run.stat(stats.PAGES_KEPT) == 2
+    assert [line for line in run.log.splitlines() if "] WARNING: " in line] == []
+
+
 def test_seeds_file_with_comments_and_two_sites(tmp_path: Path) -> None:
     with serve_routes({"/": page(article("One"))}) as one, serve_routes({"/": page(article("Two"))}) as two:
         seeds = tmp_path / "seeds.txt"
