@@ -69,7 +69,7 @@ def _folded_name_hint(tag: str, names: str, weight: float) -> float:
     return _name_hint(tag, names.translate(_FOLD_DIGITS), weight)
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=1 << 16)
 def _name_hint(tag: str, names: str, weight: float) -> float:
     # Cached across pages: the pages of a site, and sites built on one framework, repeat their names.
     negative = tag in _NEGATIVE_TAGS
@@ -85,7 +85,7 @@ def _name_hint(tag: str, names: str, weight: float) -> float:
     return 1.0
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=1 << 16)
 def _token_polarity(token: str) -> tuple[bool, bool]:
     # One class or id at a time: tokens (menu-item, col-md-8, entry-content) recur across sites far more
     # than whole class lists, so most lookups are cache hits and the regexes see short strings.

@@ -10,7 +10,9 @@
 Ids are learned inside a transaction and kept only once it commits (`commit`; `rollback` forgets them), so
 a batch that failed leaves no id of a row that does not exist. The store never deletes a dictionary block or
 a place while a crawl runs; ids stay valid for as long as the process does. Block ids and inline blocks are
-bounded (`capacity`): the oldest go first (a block forgotten is only stored inline once more).
+bounded (`capacity`): the oldest go first (a block forgotten is only stored inline once more). A long crawl
+holds `capacity` of each, so what is committed is kept packed: a block as one int (its id above its text
+hash), a block inline on one page as that page's id: some 70 and 50 bytes less than the objects.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ MAX_INLINE_PAGES = 64
 Place = tuple[str, str, str]
 _Key = TypeVar("_Key")
 _Value = TypeVar("_Value")
+_HASH_BITS = 64
+_HASH_MASK = (1 << _HASH_BITS) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +47,10 @@ class KnownIds:
 
     capacity: int = 65_536
     """Block ids and inline blocks kept, each (``STORAGE_KNOWN_BLOCKS``)."""
-    blocks: dict[int, KnownBlock] = field(default_factory=dict)
-    inline: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    blocks: dict[int, int] = field(default_factory=dict)
+    """Packed (`_packed`), by hash."""
+    inline: dict[int, int | tuple[int, ...]] = field(default_factory=dict)
+    """The pages of each, a page id alone when it is one."""
     places: dict[int, dict[Place, int]] = field(default_factory=dict)
     place_rows: dict[int, int] = field(default_factory=dict)
     _new_blocks: dict[int, KnownBlock] = field(default_factory=dict)
@@ -54,11 +60,19 @@ class KnownIds:
 
     def block(self, value: int) -> KnownBlock | None:
         """The dictionary block of a hash, when known."""
-        return self._new_blocks.get(value) or self.blocks.get(value)
+        block = self._new_blocks.get(value)
+        if block is not None:
+            return block
+        packed = self.blocks.get(value)
+        return None if packed is None else _unpacked(packed)
 
     def inline_pages(self, value: int) -> tuple[int, ...]:
         """The pages known to hold the block of a hash inline."""
-        return self._new_inline.get(value) or self.inline.get(value) or ()
+        new = self._new_inline.get(value)
+        if new is not None:
+            return new
+        pages = self.inline.get(value, ())
+        return (pages,) if isinstance(pages, int) else pages
 
     def place_ids(self, cluster_id: int) -> dict[Place, int]:
         """The known places of a cluster (committed and of this transaction)."""
@@ -91,8 +105,10 @@ class KnownIds:
 
     def commit(self) -> None:
         """Keep what the transaction learned, now that its rows exist for everyone."""
-        _bounded_update(self.blocks, self._new_blocks, self.capacity)
-        _bounded_update(self.inline, self._new_inline, self.capacity)
+        blocks = {value: _packed(block) for value, block in self._new_blocks.items()}
+        _bounded_update(self.blocks, blocks, self.capacity)
+        inline = {value: pages[0] if len(pages) == 1 else pages for value, pages in self._new_inline.items()}
+        _bounded_update(self.inline, inline, self.capacity)
         for cluster_id, ids in self._new_places.items():
             self.places.setdefault(cluster_id, {}).update(ids)
         self.place_rows.update(self._new_place_rows)
@@ -104,6 +120,17 @@ class KnownIds:
         self._new_inline.clear()
         self._new_places.clear()
         self._new_place_rows.clear()
+
+
+def _packed(block: KnownBlock) -> int:
+    return block.id << _HASH_BITS | (block.text_hash & _HASH_MASK)
+
+
+def _unpacked(packed: int) -> KnownBlock:
+    text_hash = packed & _HASH_MASK
+    if text_hash >> (_HASH_BITS - 1):
+        text_hash -= 1 << _HASH_BITS  # a signed 64-bit hash, as `exact_hash` gives it
+    return KnownBlock(packed >> _HASH_BITS, text_hash)
 
 
 def _bounded_update(known: dict[_Key, _Value], new: Mapping[_Key, _Value], capacity: int) -> None:

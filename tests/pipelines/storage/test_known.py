@@ -42,3 +42,18 @@ def test_known_blocks_and_pages_are_bounded() -> None:
     assert known.block(249) is not None and known.block(0) is None  # the oldest went first
     known.learn_inline({1: range(3 * MAX_INLINE_PAGES)})
     assert len(known.inline_pages(1)) == MAX_INLINE_PAGES
+
+
+def test_what_is_kept_packed_reads_back_the_same() -> None:
+    known = KnownIds()
+    blocks = {
+        1: KnownBlock(7, -(2**63)),
+        2: KnownBlock(2**40, 2**63 - 1),
+        3: KnownBlock(1, 0),
+        4: KnownBlock(9, -5),
+    }
+    known.learn_blocks(blocks)
+    known.learn_inline({5: [0], 6: [3, 4]})
+    known.commit()
+    assert {value: known.block(value) for value in blocks} == blocks
+    assert (known.inline_pages(5), known.inline_pages(6)) == ((0,), (3, 4))
