@@ -10,18 +10,14 @@ component the project disabled (``None``) stays disabled.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
 from scrapy.settings import BaseSettings
-from scrapy_redis.dupefilter import RFPDupeFilter
 
 from crawler import default_settings
 from crawler.extensions import ProgressLog, StatsJson
-from crawler.fleet_components import (
-    FleetExtension,
-    FleetLeaseMiddleware,
-    FleetPolitenessMiddleware,
-    FleetScheduler,
-)
 from crawler.middlewares import RetryAfterMiddleware, ScopeOffsiteMiddleware, SupersededRequestMiddleware
 from pipelines.baseline import BaselinePipeline
 from pipelines.cluster import ClusterPipeline
@@ -39,17 +35,21 @@ ITEM_PIPELINES = {
     NoisePipeline: 400,
     StoragePipeline: 800,
 }
-EXTENSIONS = {CrawlContext: 0, FleetExtension: 10, ProgressLog: 500, StatsJson: 510}
-# RetryAfterMiddleware reads a response before Scrapy's RetryMiddleware (550) retries it. A fleet's lease
-# middleware sees a request's last outcome (after retries and redirects), its politeness waits just before
-# the download (both NotConfigured without REDIS_URL).
+EXTENSIONS = {CrawlContext: 0, ProgressLog: 500, StatsJson: 510}
+# RetryAfterMiddleware reads a response before Scrapy's RetryMiddleware (550) retries it.
 DOWNLOADER_MIDDLEWARES = {
     OffsiteMiddleware: None,
-    FleetLeaseMiddleware: 5,
     ScopeOffsiteMiddleware: 50,
     SupersededRequestMiddleware: 60,
     RetryAfterMiddleware: 560,
-    FleetPolitenessMiddleware: 960,
+}
+# With REDIS_URL only, named by path: a crawl of one process never imports redis and scrapy-redis. A fleet's
+# lease middleware sees a request's last outcome (after retries and redirects), its politeness waits just
+# before the download.
+_FLEET = "crawler.fleet_components."
+FLEET_COMPONENTS = {
+    "EXTENSIONS": {_FLEET + "FleetExtension": 10},
+    "DOWNLOADER_MIDDLEWARES": {_FLEET + "FleetLeaseMiddleware": 5, _FLEET + "FleetPolitenessMiddleware": 960},
 }
 
 
@@ -59,17 +59,26 @@ class CleancrawlAddon:
     def update_settings(self, settings: BaseSettings) -> None:
         """Add the defaults below the project's settings, and the components the project has not named."""
         apply_defaults(settings)
-        for name, components in (
-            ("ITEM_PIPELINES", ITEM_PIPELINES),
-            ("EXTENSIONS", EXTENSIONS),
-            ("DOWNLOADER_MIDDLEWARES", DOWNLOADER_MIDDLEWARES),
-        ):
-            for component, priority in components.items():
-                settings.setdefault_in_component_priority_dict(name, component, priority)
+        _add_components(
+            settings,
+            {
+                "ITEM_PIPELINES": ITEM_PIPELINES,
+                "EXTENSIONS": EXTENSIONS,
+                "DOWNLOADER_MIDDLEWARES": DOWNLOADER_MIDDLEWARES,
+            },
+        )
         if settings.get("REDIS_URL"):
             # Several processes on one frontier (crawler.fleet_components): scrapy-redis' scheduler.
-            settings.set("SCHEDULER", FleetScheduler, priority="addon")
-            settings.set("DUPEFILTER_CLASS", RFPDupeFilter, priority="addon")
+            _add_components(settings, FLEET_COMPONENTS)
+            settings.set("SCHEDULER", _FLEET + "FleetScheduler", priority="addon")
+            settings.set("DUPEFILTER_CLASS", "scrapy_redis.dupefilter.RFPDupeFilter", priority="addon")
+
+
+def _add_components(settings: BaseSettings, components: Mapping[str, Mapping[Any, int | None]]) -> None:
+    """Each component at its priority, unless the project named it (a component it set to None stays off)."""
+    for name, priorities in components.items():
+        for component, priority in priorities.items():
+            settings.setdefault_in_component_priority_dict(name, component, priority)
 
 
 def apply_defaults(settings: BaseSettings) -> None:

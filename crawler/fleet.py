@@ -26,8 +26,13 @@ import hashlib
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import redis
+if TYPE_CHECKING:
+    import redis
+
+# The meta key of a request's lease id, and of a request taken back from a process that died.
+LEASE, RETAKEN = "fleet_lease", "fleet_retaken"
 
 # Takes a place of a site's fleet-wide concurrency: drops the places whose holders are past their time,
 # then adds one when fewer than the limit are held. KEYS[1] busy set; ARGV: now, deadline, token, limit.
@@ -70,6 +75,8 @@ def check_redis(url: str) -> None:
     """ValueError, in one line, when ``REDIS_URL`` is set and no Redis answers there."""
     if not url:
         return
+    import redis  # a fleet's only: one process never loads redis (some 6 MB)
+
     try:
         redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5).ping()
     except (redis.RedisError, ValueError) as error:

@@ -39,7 +39,7 @@ from scrapy_redis.dupefilter import RFPDupeFilter
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
-from crawler.fleet import Fleet, crawl_key
+from crawler.fleet import LEASE, RETAKEN, Fleet, crawl_key
 from records.signals import batch_written
 from records.sites import site_of
 
@@ -47,8 +47,6 @@ logger = logging.getLogger(__name__)
 
 # How often a process says it runs, as a share of the lease: a process silent for a whole lease is dead.
 _HEARTBEATS_PER_LEASE = 4
-# The meta key of a request's lease id, and of a request taken back from a process that died.
-LEASE, RETAKEN = "fleet_lease", "fleet_retaken"
 # How long a request waits before it asks again for a place among its site's requests in flight.
 _BUSY_WAIT = 0.05
 

@@ -56,7 +56,7 @@ from twisted.python.failure import Failure
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.checks import settings_group
-from crawler.fleet_components import LEASE, RETAKEN, FleetExtension
+from crawler.fleet import LEASE, RETAKEN
 from crawler.focus import Focus, FocusWeights, parse_topic
 from crawler.frontier import Frontier, LocalFrontier, RedisFrontier
 from crawler.scope import Scope, SeedError, parse_seeds
@@ -184,9 +184,13 @@ class SiteSpider(Spider):
         """Take the crawl's configuration from its context (built with the extensions, after the spider)."""
         self._context = CrawlContext.of(self.crawler)
         self.config = self._context.config
-        fleet = FleetExtension.of(self.crawler)
-        if fleet is not None:
-            self.frontier = RedisFrontier(fleet.fleet(self))
+        if self.settings.get("REDIS_URL"):
+            # Imported for a fleet only: one process never loads redis and scrapy-redis (some 6 MB).
+            from crawler.fleet_components import FleetExtension
+
+            fleet = FleetExtension.of(self.crawler)
+            if fleet is not None:
+                self.frontier = RedisFrontier(fleet.fleet(self))
         self.logger.info("Extraction method %s, %s", self.config.method, BUILD)
         if self.topic is not None:
             terms = ", ".join(self.topic.terms)

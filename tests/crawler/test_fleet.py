@@ -221,3 +221,24 @@ def test_a_budget_is_counted_across_callers(server: redis.Redis, fleet_key: str)
     assert int(server.get(fleet.keys.pages) or 0) == 3
     fleet.join("a")
     assert fleet.leave("a")
+
+
+def test_a_crawl_of_one_process_never_loads_redis(tmp_path: Path) -> None:
+    # The fleet's components are installed with REDIS_URL only: one process pays nothing for them.
+    probe = (
+        "import atexit, sys; from scrapy.cmdline import execute; "
+        "atexit.register(lambda: print('loaded:', sorted({m.split('.')[0] for m in sys.modules} "
+        "& {'redis', 'scrapy_redis'}), file=sys.stderr)); execute()"
+    )
+    with serve_routes({"/": page(article("Home"))}) as site:
+        command, _ = crawl_command(tmp_path, f"{site.base}/")
+        proc = subprocess.run(
+            [command[0], "-c", probe, *command[3:]],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "loaded: []" in proc.stderr, proc.stderr[-2000:]
