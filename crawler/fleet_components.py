@@ -68,7 +68,7 @@ class FleetExtension:
         """NotConfigured without ``REDIS_URL``; else connect, and fail at start when Redis does not answer."""
         url = crawler.settings.get("REDIS_URL")
         if not url:
-            raise NotConfigured  # one process, the default: Scrapy warns of a NotConfigured with a message
+            raise NotConfigured  # without a message: Scrapy would log a warning for a chosen setting
         server = redis.Redis.from_url(url, socket_timeout=30, socket_connect_timeout=10)
         server.ping()
         extension = cls(crawler, server)
@@ -207,7 +207,7 @@ class FleetLeaseMiddleware:
     def from_crawler(cls, crawler: Crawler) -> Self:
         """NotConfigured without ``REDIS_URL``."""
         if not crawler.settings.get("REDIS_URL"):
-            raise NotConfigured  # without a message: no warning for the one-process default
+            raise NotConfigured  # without a message: Scrapy would log a warning for a chosen setting
         return cls(crawler)
 
     def _release(self, request: Request) -> None:
@@ -239,7 +239,7 @@ class FleetPolitenessMiddleware:
         """NotConfigured without ``REDIS_URL`` or with ``FLEET_POLITENESS`` off."""
         settings = crawler.settings
         if not settings.get("REDIS_URL") or not settings.getbool("FLEET_POLITENESS"):
-            raise NotConfigured  # without a message: no warning for the default or a chosen setting
+            raise NotConfigured  # without a message: Scrapy would log a warning for a chosen setting
         delay = settings.getfloat("DOWNLOAD_DELAY")
         return cls(crawler, delay, settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"))
 

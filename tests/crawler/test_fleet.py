@@ -233,7 +233,7 @@ def test_a_crawl_of_one_process_never_loads_redis(tmp_path: Path) -> None:
     with serve_routes({"/": page(article("Home"))}) as site:
         command, _ = crawl_command(tmp_path, f"{site.base}/")
         proc = subprocess.run(
-            [command[0], "-c", probe, *command[3:]],
+            [command[0], "-c", probe, *command[3:]],  # `python -m scrapy crawl …`, run by the probe
             cwd=REPO_ROOT,
             capture_output=True,
             text=True,
