@@ -7,9 +7,10 @@ under one key prefix (`crawl_key`: the spider, its seeds and its store, or ``FLE
   (`crawler.fleet_components`);
 - ``seen``, ``stored``, ``pages``: the spider's memory (`crawler.frontier.RedisFrontier`);
 - ``seeding``: who schedules the seeds ("started" by the first process, "done" once scheduled);
-- ``leases`` and ``payloads``: each request a process took from the queue (by the SHA-1 of its encoding),
-  with the time it may hold it until and the request itself, so that the request of a process that died
-  goes back to the queue;
+- ``leases``, ``payloads`` and ``met``: each request a process took from the queue (by the SHA-1 of its
+  encoding), with the time it may hold it until, the request itself, and the links its page met first, so
+  that the request of a process that died goes back to the queue with the links it may have met and not
+  queued;
 - ``workers`` and ``resting``: the processes running, each with the time it last said so, and those of
   them with nothing to do;
 - ``slot:HOST`` and ``busy:HOST``: the fleet's politeness per site (the time of its next request, its
@@ -24,14 +25,15 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import redis
 
-# The meta key of a request's lease id, and of a request taken back from a process that died.
+# The meta keys of a request's lease id, and of a request taken back from a process that died (the links its
+# page met first there).
 LEASE, RETAKEN = "fleet_lease", "fleet_retaken"
 
 # Takes a place of a site's fleet-wide concurrency: drops the places whose holders are past their time,
@@ -59,6 +61,26 @@ redis.call('ZADD', KEYS[2], ARGV[1], lease)
 redis.call('HSET', KEYS[3], lease, best[1])
 redis.call('SREM', KEYS[4], ARGV[2])
 return {lease, best[1]}
+"""
+# Adds URLs to the met set and, in the same step, records those that were new under the lease of the page
+# that met them: a process that dies before it queues them leaves them with its lease. KEYS: met set, met
+# hash; ARGV[1] the lease ("": none), ARGV[2...] the URLs. Returns the new URLs.
+_MEET = """
+local new = {}
+for i = 2, #ARGV do
+    if redis.call('SADD', KEYS[1], ARGV[i]) == 1 then
+        new[#new + 1] = ARGV[i]
+    end
+end
+if ARGV[1] ~= '' and #new > 0 then
+    local before = redis.call('HGET', KEYS[2], ARGV[1])
+    local joined = table.concat(new, '\\n')
+    if before then
+        joined = before .. '\\n' .. joined
+    end
+    redis.call('HSET', KEYS[2], ARGV[1], joined)
+end
+return new
 """
 # Counts within a budget: INCR, and back when that passed it. KEYS[1] counter; ARGV[1] budget.
 _TAKE = """
@@ -102,6 +124,7 @@ class FleetKeys:
     seeding: str  # who schedules the seeds: "started", then "done"
     leases: str  # requests taken from the queue: lease id -> the time they may be held until (a sorted set)
     payloads: str  # the taken requests, encoded as the queue holds them: lease id -> bytes (a hash)
+    met: str  # the links each taken request's page met first: lease id -> URLs, one a line (a hash)
     workers: str  # the processes running: id -> the time they last said so (a hash)
     resting: str  # the processes with nothing to do (a set)
 
@@ -134,18 +157,17 @@ class Fleet:
         self._acquire = server.register_script(_ACQUIRE)
         self._take = server.register_script(_TAKE)
         self._pop_lease = server.register_script(_POP_LEASE)
+        self._meet = server.register_script(_MEET)
         # The leases this process holds: renewed with each heartbeat, so that only a dead process's run out.
         self.held: set[str] = set()
 
-    def add_new(self, key: str, members: Iterable[str]) -> set[str]:
-        """Add `members` to the set `key`, in one round trip; those that were not in it."""
-        ordered = list(members)
-        if not ordered:
+    def meet(self, urls: Sequence[str], lease: str) -> set[str]:
+        """Add `urls` to the fleet's met set, in one step; those that were not in it, recorded under
+        `lease` (the page's that met them; "": none) until it ends."""
+        if not urls:
             return set()
-        pipe = self.server.pipeline(transaction=False)
-        for member in ordered:
-            pipe.sadd(key, member)
-        return {member for member, added in zip(ordered, pipe.execute(), strict=True) if added}
+        new = self._meet(keys=[self.keys.seen, self.keys.met], args=[lease, *urls])
+        return {_text(url) for url in new}
 
     def take(self, key: str, budget: int | None) -> bool:
         """Count one in the counter `key` within `budget` (None: no budget)."""
@@ -187,20 +209,25 @@ class Fleet:
         pipe = self.server.pipeline(transaction=False)
         pipe.zrem(self.keys.leases, lease)
         pipe.hdel(self.keys.payloads, lease)
+        pipe.hdel(self.keys.met, lease)
         pipe.execute()
 
-    def expired(self) -> list[bytes]:
-        """Take back the requests whose leases ran out (their process died): their payloads, each returned
-        to exactly one caller, for the queue."""
-        payloads: list[bytes] = []
+    def expired(self) -> list[tuple[bytes, list[str]]]:
+        """Take back the requests whose leases ran out (their process died), each returned to exactly one
+        caller, for the queue: their payloads, and the links their pages met first."""
+        taken: list[tuple[bytes, list[str]]] = []
         expired: list[bytes] = self.server.zrangebyscore(self.keys.leases, "-inf", time.time())  # type: ignore[assignment]
         for lease in expired:
             if self.server.zrem(self.keys.leases, lease):  # this caller won it
-                payload: bytes | None = self.server.hget(self.keys.payloads, lease)  # type: ignore[assignment]
-                self.server.hdel(self.keys.payloads, lease)
+                pipe = self.server.pipeline(transaction=False)
+                pipe.hget(self.keys.payloads, lease)
+                pipe.hget(self.keys.met, lease)
+                pipe.hdel(self.keys.payloads, lease)
+                pipe.hdel(self.keys.met, lease)
+                payload, met, *_ = pipe.execute()
                 if payload is not None:
-                    payloads.append(payload)
-        return payloads
+                    taken.append((payload, _text(met).split("\n") if met else []))
+        return taken
 
     def leased(self) -> int:
         """Requests taken from the queue and not yet done, in the whole fleet."""

@@ -76,6 +76,7 @@ class FleetExtension:
         crawler.signals.connect(extension._idle, signal=signals.spider_idle)
         crawler.signals.connect(extension._closed, signal=signals.spider_closed)
         crawler.signals.connect(extension._written, signal=batch_written)
+        crawler.signals.connect(extension._failed, signal=signals.spider_error)
         return extension
 
     @classmethod
@@ -114,6 +115,13 @@ class FleetExtension:
         if self._fleet is not None:
             for lease in {getattr(record, "lease", "") for record in records} - {""}:
                 self._fleet.release(lease)
+
+    def _failed(self, response: Response) -> None:
+        """A callback raised: what it yielded before is written, nothing after, and the request is done. Its
+        lease ends now, or the fleet would wait for it as long as this process runs."""
+        lease = response.meta.get(LEASE)
+        if self._fleet is not None and lease:
+            self._fleet.release(lease)
 
     def _closed(self, spider: Spider, reason: str) -> None:
         if self._heartbeat is not None and self._heartbeat.running:
@@ -182,14 +190,15 @@ class FleetScheduler(Scheduler):
 
     def take_back_expired(self) -> int:
         """Return to the queue the requests whose processes died (their leases ran out)."""
-        payloads = self.fleet_.expired()
-        for payload in payloads:
+        taken = self.fleet_.expired()
+        for payload, met in taken:
             request = self.queue._decode_request(payload)
-            # Its page was not written: the dead process's claim that it stored it does not hold.
-            request.meta[RETAKEN] = True
+            # Its page was not written: the dead process's claim that it stored it does not hold, and the
+            # links it met first may never have reached the queue.
+            request.meta[RETAKEN] = met
             logger.info("Fleet: %s goes back to the queue (its process stopped answering)", request.url)
             self.queue.push(request)
-        return len(payloads)
+        return len(taken)
 
     def __len__(self) -> int:
         return len(self.queue)

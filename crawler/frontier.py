@@ -21,8 +21,9 @@ from crawler.fleet import Fleet
 class Frontier(Protocol):
     """What the spider asks of the crawl's shared memory."""
 
-    def first_sight(self, urls: Sequence[str]) -> set[str]:
-        """Of `urls` (none met by this process), those no process of the crawl met before; all are met now."""
+    def first_sight(self, urls: Sequence[str], lease: str = "") -> set[str]:
+        """Of `urls` (none met by this process), those no process of the crawl met before; all are met now.
+        `lease` is the fleet lease of the page that met them ("": none)."""
         ...
 
     def first_store(self, url: str) -> bool:
@@ -61,7 +62,7 @@ class LocalFrontier:
     def __init__(self) -> None:
         self._pages = 0
 
-    def first_sight(self, urls: Sequence[str]) -> set[str]:
+    def first_sight(self, urls: Sequence[str], lease: str = "") -> set[str]:
         """All of them."""
         return set(urls)
 
@@ -101,13 +102,14 @@ class RedisFrontier:
     def __init__(self, fleet: Fleet) -> None:
         self.fleet = fleet
 
-    def first_sight(self, urls: Sequence[str]) -> set[str]:
-        """The URLs this call added to the fleet's set of met URLs."""
-        return self.fleet.add_new(self.fleet.keys.seen, urls)
+    def first_sight(self, urls: Sequence[str], lease: str = "") -> set[str]:
+        """The URLs this call added to the fleet's set of met URLs, recorded under `lease` until it ends:
+        should this process die before it queues them, they go back to the queue with the page."""
+        return self.fleet.meet(urls, lease)
 
     def first_store(self, url: str) -> bool:
         """Whether this call added `url` to the fleet's stored pages."""
-        return bool(self.fleet.add_new(self.fleet.keys.stored, [url]))
+        return bool(self.fleet.server.sadd(self.fleet.keys.stored, url))
 
     def take_page(self, budget: int | None) -> bool:
         """Count a page in the fleet's counter, within `budget`."""

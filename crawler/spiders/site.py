@@ -259,29 +259,41 @@ class SiteSpider(Spider):
             # The budget is spent (in a fleet, perhaps by another process): the page's URL stays queued in
             # the crawl state, and the next crawl goes on from there.
             raise CloseSpider("max_pages")
-        self._stored.add(final_url)
-        if not self.frontier.first_store(final_url) and not response.meta.get(RETAKEN):
+        if not self.frontier.first_store(final_url) and RETAKEN not in response.meta:
+            # Not remembered as stored here: it may be a page that a process which died took and never
+            # wrote, and whose request comes back to this one.
             self.frontier.drop_page()
             yield from self._skip("duplicate", response.url, f"stored already as {final_url}", response.meta)
             return
+        self._stored.add(final_url)
         relevance, priorities = self._focus(result)
         requests = list(self._follow_links(response, result, priorities))
         page = page_record(response, final_url, site, result, config.model.shape_max_chars, method.site_level)
         page.relevance = relevance
         self._fill_fetch(page, response, requests)
+        stop = self._stop_reason()
+        if stop is None:
+            # The links before the page: the page's batch, once written, ends its fleet lease, and a
+            # process that died in between would leave links the fleet met and no process queued.
+            yield from requests
         yield page
+        if stop is not None:
+            raise CloseSpider(stop)
+
+    def _stop_reason(self) -> str | None:
+        """Why the crawl stops after the page just extracted: its budget is spent, or the topic saturated."""
         if self._full():
-            raise CloseSpider("max_pages")
-        if self.focus is not None and self.focus.saturated:
-            weights = self.focus.weights
-            self.logger.info(
-                "Stopping: the topic is saturated (the last %d relevant pages brought %.1f%% new words on "
-                "average, under FOCUS_SATURATION_NEW_TERMS)",
-                weights.saturation_pages,
-                100 * sum(self.focus.saturation.recent) / weights.saturation_pages,
-            )
-            raise CloseSpider("topic_saturated")
-        yield from requests
+            return "max_pages"
+        if self.focus is None or not self.focus.saturated:
+            return None
+        weights = self.focus.weights
+        self.logger.info(
+            "Stopping: the topic is saturated (the last %d relevant pages brought %.1f%% new words on "
+            "average, under FOCUS_SATURATION_NEW_TERMS)",
+            weights.saturation_pages,
+            100 * sum(self.focus.saturation.recent) / weights.saturation_pages,
+        )
+        return "topic_saturated"
 
     def _partial(self, response: Response, final_url: str) -> Iterator[Request | UrlRecord]:
         """A body the connection cut before its end, with no Content-Length to tell (Scrapy's ``partial``
@@ -375,11 +387,15 @@ class SiteSpider(Spider):
         if not self.scope.allows(target):
             yield from self._skip("offsite_refresh", final_url, target, response.meta, UrlState.SKIPPED)
             return
-        yield from self._outcome(final_url, UrlState.REDIRECTED, response.meta, "meta_refresh", target)
-        # A target already seen is fetched (or queued) once already: this also ends refresh cycles.
-        if self._seen.add(target) and self.frontier.first_sight([target]):
+        # A target already seen is fetched (or queued) once already: this also ends refresh cycles. Taken
+        # back from a process that died, the stub asks again: the fleet's duplicate filter knows.
+        lease = response.meta.get(LEASE, "")
+        new = self._seen.add(target) and self.frontier.first_sight([target], lease)
+        if new or RETAKEN in response.meta:
             meta = {"refresh_hops": hops, "depth": response.meta.get("depth", 0), "referrer": final_url}
             yield self._request(target, meta=meta)
+        # After the request: the outcome, once written, ends the stub's lease (see `_extract`).
+        yield from self._outcome(final_url, UrlState.REDIRECTED, response.meta, "meta_refresh", target)
 
     def _follow_links(
         self, response: Response, result: ExtractionResult, priorities: dict[str, int]
@@ -394,8 +410,12 @@ class SiteSpider(Spider):
         links = priorities if self.focus is not None else result.links
         candidates: list[str] = []
         urls = list(links)
+        # A page taken back from a process that died: that process may have met links of it (these, and
+        # those it recorded as met first) and died before it queued them. All go to the fleet's queue, whose
+        # duplicate filter drops those it did queue.
+        retaken: list[str] | None = response.meta.get(RETAKEN)
         for url, new in zip(urls, self._seen.add_all(urls), strict=True):
-            if not new:
+            if not new and retaken is None:
                 yield from self._reprioritised(url, priorities.get(url, 0), referrer)
                 continue
             if not self.scope.allows(url):
@@ -405,7 +425,11 @@ class SiteSpider(Spider):
             else:
                 candidates.append(url)
         # In a fleet, one round trip tells which of them no other process met first.
-        first = self.frontier.first_sight(candidates)
+        first = self.frontier.first_sight(candidates, response.meta.get(LEASE, ""))
+        if retaken is not None:
+            first = set(candidates)
+            candidates.extend(url for url in dict.fromkeys(retaken) if url not in first)
+            first.update(candidates)
         for url in candidates:
             if url not in first:
                 continue  # another process of the fleet met it first

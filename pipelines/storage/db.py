@@ -124,10 +124,24 @@ def _sqlite_connect(dbapi_connection: Any, _record: object) -> None:
     # WAL: readers (`scrapy savings`, ad-hoc queries) never block the crawl's writer, and a commit costs one
     # append instead of a journal rewrite. NORMAL sync is crash-safe in WAL mode (a power cut may lose only
     # the last commits, never corrupt the file). SQLite enforces foreign keys only when asked.
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _set_wal(cursor)
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _set_wal(cursor: sqlite3.Cursor) -> None:
+    """Put the file in WAL mode, waiting for another process that does so at the same moment: writing a new
+    file's first header takes an exclusive lock SQLite does not wait for (busy_timeout does not apply)."""
+    deadline = time.monotonic() + _BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _sqlite_begin(connection: Connection) -> None:

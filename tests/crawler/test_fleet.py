@@ -7,8 +7,10 @@ the server answered: a page fetched twice across the fleet shows there.
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
@@ -17,10 +19,17 @@ from uuid import uuid4
 
 import pytest
 import redis
+from parsel import Selector
+from scrapy import Request, Spider, signals
+from scrapy.http import HtmlResponse
+from scrapy.utils.test import get_crawler
 from sqlalchemy import text
+from twisted.python.failure import Failure
 
 from benchmarks.evolving import ChangeClass, EvolvingConfig, EvolvingSite, Fetch, serve_evolving
-from crawler.fleet import Fleet, check_redis
+from crawler.fleet import LEASE, Fleet, check_redis
+from crawler.fleet_components import FleetExtension
+from extraction.links import normalise_url
 from pipelines.storage import make_engine
 from tests.crawl_runner import REPO_ROOT, crawl_command, run_crawl
 from tests.crawler.pages import article
@@ -163,6 +172,37 @@ def test_a_killed_process_requests_go_back_to_the_queue(
         time.sleep(0.2)
 
 
+def test_a_page_taken_back_queues_the_links_its_dead_process_had_met(
+    tmp_path: Path, postgres_url: str, fleet_key: str, server: redis.Redis
+) -> None:
+    # What a process killed between meeting the home page's links and queueing them leaves: the links in
+    # the fleet's met set and recorded under the page's lease, none in the queue, the lease run out. The
+    # home page shows other links when fetched again (its "trending now" links change from one fetch to
+    # the next): those the dead process met are crawled all the same.
+    site = EvolvingSite(6, ARTICLES, config=STATIC)
+    with serve_evolving(site) as base:
+        live = {*site.paths_at(site.now), *site.listing_paths_at(site.now), "/about/"}
+        met = _links(f"{base}/")
+        keys = Fleet(server, fleet_key, 6).keys
+        server.sadd(keys.seen, *met)
+        server.sadd(keys.stored, f"{base}/")  # it claimed the page, and died before it wrote it
+        server.set(keys.seeding, "done")
+        home = {**Request(f"{base}/", dont_filter=True).to_dict(), "callback": "parse_page"}
+        server.zadd(keys.leases, {"dead-lease": time.time() - 1})
+        server.hset(keys.payloads, "dead-lease", pickle.dumps(home, protocol=-1))
+        server.hset(keys.met, "dead-lease", "\n".join(met))
+        survivor = _fleet(tmp_path, base, 1, _settings(site, postgres_url, fleet_key))[0]
+        assert survivor.wait(timeout=300) == 0, _logs(tmp_path, 1)[-4000:]
+    assert {f"/{path}" for path in _texts(postgres_url)} == live
+
+
+def _links(url: str) -> set[str]:
+    """The in-site links of the page at `url`, as the spider writes them."""
+    with urllib.request.urlopen(url) as response:
+        hrefs = Selector(text=response.read().decode()).css("a::attr(href)").getall()
+    return {normalise_url(href, url) or "" for href in hrefs} - {""}
+
+
 def _timed(route: Route, times: list[float]) -> Route:
     def answer(handler: object) -> None:
         times.append(time.monotonic())
@@ -193,7 +233,7 @@ def test_the_delay_between_two_requests_to_a_site_holds_for_the_fleet(
     assert min(gaps) >= delay * 0.85, gaps
 
 
-def test_a_lease_is_taken_once_and_comes_back_once_when_it_runs_out(
+def test_a_lease_is_taken_once_and_comes_back_once_with_its_links_when_it_runs_out(
     server: redis.Redis, fleet_key: str
 ) -> None:
     fleet = Fleet(server, fleet_key, lease_seconds=0.2)
@@ -201,17 +241,38 @@ def test_a_lease_is_taken_once_and_comes_back_once_when_it_runs_out(
         server.zadd(fleet.keys.requests, {payload: score})
     lease, payload = fleet.pop_lease("a") or ("", b"")
     assert payload == b"best" and fleet.leased() == 1
+    assert fleet.meet(["/a", "/b"], lease) == {"/a", "/b"}  # the page of the lease met them first
+    assert fleet.meet(["/b", "/c"], "") == {"/c"}
     assert fleet.expired() == []  # not yet run out
     time.sleep(0.3)
-    assert (fleet.expired(), fleet.expired()) == ([b"best"], [])
+    assert (fleet.expired(), fleet.expired()) == ([(b"best", ["/a", "/b"])], [])
     second = fleet.pop_lease("b")
     assert second is not None and second[1] == b"later"
+    assert fleet.meet(["/d"], second[0]) == {"/d"}
     fleet.release(second[0])
+    assert server.hlen(fleet.keys.met) == 0  # a lease that ends forgets what its page met
     assert fleet.leased() == 0 and fleet.pop_lease("a") is None
     assert lease  # the SHA-1 of the payload
     fleet.join("a")
     fleet.finish_seeding()
     assert fleet.rest("a") and fleet.leave("a")
+
+
+def test_a_callback_that_raises_ends_its_lease(server: redis.Redis, fleet_key: str) -> None:
+    # Else the fleet waits for the request as long as the process runs: the crawl never ends.
+    settings = {"REDIS_URL": REDIS_URL, "FLEET_KEY": fleet_key, "FLEET_LEASE_TIMEOUT": 60}
+    crawler = get_crawler(settings_dict=settings)
+    extension = FleetExtension.from_crawler(crawler)
+    spider = Spider("site")
+    fleet = extension.fleet(spider)
+    server.zadd(fleet.keys.requests, {b"payload": 0})
+    lease, _ = fleet.pop_lease("worker") or ("", b"")
+    request = Request("http://127.0.0.1/", meta={LEASE: lease})
+    response = HtmlResponse(request.url, body=b"<p>a page</p>", request=request)
+    failure = Failure(ValueError("a bug in a callback"))
+    crawler.signals.send_catch_log(signals.spider_error, failure=failure, response=response, spider=spider)
+    assert fleet.leased() == 0
+    assert fleet.leave("worker")
 
 
 def test_a_budget_is_counted_across_callers(server: redis.Redis, fleet_key: str) -> None:

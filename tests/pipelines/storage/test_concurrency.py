@@ -42,6 +42,26 @@ def test_processes_migrating_a_new_file_at_once_all_succeed(tmp_path: Path) -> N
         assert connection.execute("SELECT count(*) FROM alembic_version").fetchone() == (1,)
 
 
+def test_a_connection_waits_to_turn_a_file_another_process_writes_to_wal(tmp_path: Path) -> None:
+    # A file still in rollback mode (another process creating it) refuses the change to WAL at once,
+    # whatever busy_timeout says: before the wait, one of several processes starting on a new store died.
+    path = tmp_path / "store.db"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE t (x INTEGER)")
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("INSERT INTO t VALUES (1)")
+    release = threading.Timer(0.5, holder.execute, ["COMMIT"])
+    engine = make_engine(f"sqlite:///{path}")
+    release.start()
+    try:
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar_one() == "wal"
+    finally:
+        release.join()
+        holder.close()
+        engine.dispose()
+
+
 def test_a_sqlite_transaction_takes_the_write_lock_as_it_begins(tmp_path: Path) -> None:
     # A deferred transaction that read first could not wait for the lock when it came to write.
     path = tmp_path / "store.db"
