@@ -51,7 +51,7 @@ def record_versions(session: Session, changes: Sequence[tuple[StoredVersion, Pag
     latest = _latest_versions(session, [old.page_id for old, _ in changes])
     missing = [old for old, _ in changes if old.page_id not in latest]
     rows = []
-    for old, blocks in zip(missing, _content_blocks(session, missing), strict=True):
+    for old, blocks in zip(missing, content_blocks(session, missing), strict=True):
         rows.append(_old_row(old, blocks))
         latest[old.page_id] = [digest for digest, _ in blocks]
     rows += [_new_row(old.page_id, new, latest[old.page_id]) for old, new in changes]
@@ -76,7 +76,7 @@ def _latest_versions(session: Session, page_ids: Sequence[int]) -> dict[int, lis
     return latest
 
 
-def _content_blocks(session: Session, versions: Sequence[StoredVersion]) -> list[list[tuple[str, str]]]:
+def content_blocks(session: Session, versions: Sequence[StoredVersion]) -> list[list[tuple[str, str]]]:
     """The (hash, text) of each stored version's content blocks, in order."""
     refs = {
         block_id

@@ -46,6 +46,7 @@ from pipelines.storage.history import StoredVersion, record_versions
 from pipelines.storage.known import KnownBlock, KnownIds
 from pipelines.storage.model_state import write_states
 from pipelines.storage.models import Block, Cluster, Page, Site, clean_pages
+from pipelines.storage.novelty import moved_only
 from pipelines.storage.search_index import TextChange, index_pages
 from records import BlockRecord, PageRecord
 
@@ -60,7 +61,8 @@ class BatchSummary:
     unchanged: int = 0
     versions: int = 0
     page_ids: dict[str, int] = field(default_factory=dict)
-    # The URLs of the stored pages whose clean text this batch changed: their informative change.
+    # The URLs of the stored pages whose clean text this batch changed with something new to the store
+    # (`pipelines.storage.novelty`): their informative change, for their revisits.
     revised: set[str] = field(default_factory=set)
 
     def add(self, other: BatchSummary) -> None:
@@ -107,6 +109,8 @@ def store_pages(
     stored = _stored_pages(session, list(pages))
     replaced = {url for url, page in stored.items() if _replaces(page, rows[url])}
     written = [url for url in pages if url not in stored or url in replaced]
+    revisions = _versions(stored, replaced, rows, pages)
+    moved = moved_only(session, revisions)  # before the batch adds its blocks
     layout = _Layout.of(session, [pages[url] for url in written], keep_noise_text, known)
     old_texts = _clean_texts(session, [stored[url].id for url in replaced])
     page_ids = _upsert_pages(session, rows, layout.elements, stored, replaced)
@@ -126,11 +130,10 @@ def store_pages(
     if model_state:
         _write_states(session, {page_ids[url]: pages[url] for url in written}, rows, known)
     _refresh_page_counts(session, {row["cluster_id"] for row in rows.values()} | _clusters(stored))
-    revisions = _versions(stored, replaced, rows, pages)
     versions = record_versions(session, revisions)
     changed = len(replaced)
     new, unchanged = len(written) - changed, len(stored) - changed
-    revised = {page.url for _, page in revisions}
+    revised = {page.url for old, page in revisions if old.page_id not in moved}
     return BatchSummary(new, changed, unchanged, versions, page_ids, revised)
 
 
