@@ -117,8 +117,8 @@ class FleetExtension:
                 self._fleet.release(lease)
 
     def _failed(self, response: Response) -> None:
-        """A callback raised: what it yielded before is written, nothing after, and the request is done. Its
-        lease ends now, or the fleet would wait for it as long as this process runs."""
+        """A callback raised: the request is done, with nothing more of it to write. Its lease ends now, or
+        the fleet would wait for it as long as this process runs."""
         lease = response.meta.get(LEASE)
         if self._fleet is not None and lease:
             self._fleet.release(lease)
