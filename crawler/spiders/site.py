@@ -427,9 +427,9 @@ class SiteSpider(Spider):
         # In a fleet, one round trip tells which of them no other process met first.
         first = self.frontier.first_sight(candidates, response.meta.get(LEASE, ""))
         if retaken is not None:
+            listed = set(candidates)
+            candidates.extend(url for url in dict.fromkeys(retaken) if url not in listed)
             first = set(candidates)
-            candidates.extend(url for url in dict.fromkeys(retaken) if url not in first)
-            first.update(candidates)
         for url in candidates:
             if url not in first:
                 continue  # another process of the fleet met it first

@@ -43,17 +43,21 @@ class StoredVersion:
     fetched_at: datetime
 
 
-def record_versions(session: Session, changes: Sequence[tuple[StoredVersion, PageRecord]]) -> int:
-    """Write the versions of the pages whose clean text changed (old stored version, new fetch); how many
-    pages changed."""
+def record_versions(
+    session: Session,
+    changes: Sequence[tuple[StoredVersion, PageRecord]],
+    stored_blocks: Sequence[list[tuple[str, str]]],
+) -> int:
+    """Write the versions of the pages whose clean text changed (old stored version, new fetch; the old
+    version's `content_blocks`, read before the batch wrote); how many pages changed."""
     if not changes:
         return 0
     latest = _latest_versions(session, [old.page_id for old, _ in changes])
-    missing = [old for old, _ in changes if old.page_id not in latest]
     rows = []
-    for old, blocks in zip(missing, content_blocks(session, missing), strict=True):
-        rows.append(_old_row(old, blocks))
-        latest[old.page_id] = [digest for digest, _ in blocks]
+    for (old, _), blocks in zip(changes, stored_blocks, strict=True):
+        if old.page_id not in latest:  # its first change: the stored version is written first
+            rows.append(_old_row(old, blocks))
+            latest[old.page_id] = [digest for digest, _ in blocks]
     rows += [_new_row(old.page_id, new, latest[old.page_id]) for old, new in changes]
     session.execute(insert(PageHistory), rows)
     return len(changes)

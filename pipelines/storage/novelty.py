@@ -22,21 +22,24 @@ from sqlalchemy.orm import Session
 
 from pipelines.storage.codec import CONTENT, hash_to_int
 from pipelines.storage.content import CHUNK
-from pipelines.storage.history import StoredVersion, content_blocks
+from pipelines.storage.history import StoredVersion
 from pipelines.storage.models import Block
 from records import PageRecord
 
 
-def moved_only(session: Session, revisions: Sequence[tuple[StoredVersion, PageRecord]]) -> set[int]:
-    """The pages (ids) of `revisions` (stored version, fetch) whose content blocks that came or went are all
-    content of another stored page: blocks of the dictionary that other pages refer to as content. Call it
-    before the batch writes: what the batch adds is not "before"."""
+def moved_only(
+    session: Session,
+    revisions: Sequence[tuple[StoredVersion, PageRecord]],
+    stored_blocks: Sequence[list[tuple[str, str]]],
+) -> set[int]:
+    """The pages (ids) of `revisions` (stored version, fetch; the stored version's `content_blocks`) whose
+    content blocks that came or went are all content of another stored page: blocks of the dictionary that
+    other pages refer to as content. Call it before the batch writes: what the batch adds is not "before"."""
     if not revisions:
         return set()
     came: dict[int, set[int]] = {}
     went: dict[int, set[int]] = {}
-    stored = content_blocks(session, [old for old, _ in revisions])
-    for (old, new), blocks in zip(revisions, stored, strict=True):
+    for (old, new), blocks in zip(revisions, stored_blocks, strict=True):
         before = {hash_to_int(digest) for digest, _ in blocks}
         after = {hash_to_int(block.hash) for block in new.blocks if block.label == CONTENT}
         came[old.page_id], went[old.page_id] = after - before, before - after

@@ -42,7 +42,7 @@ from pipelines.storage.codec import (
 )
 from pipelines.storage.content import CHUNK, apply_content_deltas, content_deltas, keep_pending_texts
 from pipelines.storage.dialect import insert_for, is_postgresql
-from pipelines.storage.history import StoredVersion, record_versions
+from pipelines.storage.history import StoredVersion, content_blocks, record_versions
 from pipelines.storage.known import KnownBlock, KnownIds
 from pipelines.storage.model_state import write_states
 from pipelines.storage.models import Block, Cluster, Page, Site, clean_pages
@@ -110,7 +110,9 @@ def store_pages(
     replaced = {url for url, page in stored.items() if _replaces(page, rows[url])}
     written = [url for url in pages if url not in stored or url in replaced]
     revisions = _versions(stored, replaced, rows, pages)
-    moved = moved_only(session, revisions)  # before the batch adds its blocks
+    # The stored versions' content, read once for both uses, before the batch writes its own blocks.
+    stored_blocks = content_blocks(session, [old for old, _ in revisions])
+    moved = moved_only(session, revisions, stored_blocks)
     layout = _Layout.of(session, [pages[url] for url in written], keep_noise_text, known)
     old_texts = _clean_texts(session, [stored[url].id for url in replaced])
     page_ids = _upsert_pages(session, rows, layout.elements, stored, replaced)
@@ -130,7 +132,7 @@ def store_pages(
     if model_state:
         _write_states(session, {page_ids[url]: pages[url] for url in written}, rows, known)
     _refresh_page_counts(session, {row["cluster_id"] for row in rows.values()} | _clusters(stored))
-    versions = record_versions(session, revisions)
+    versions = record_versions(session, revisions, stored_blocks)
     changed = len(replaced)
     new, unchanged = len(written) - changed, len(stored) - changed
     revised = {page.url for old, page in revisions if old.page_id not in moved}
