@@ -81,6 +81,20 @@ class _Context:
     container: str | None
     of: str
     title: str
+    # The page's own heading: the longest heading that its title holds or that holds its title (lower case).
+    headline: str
+
+    def echoes_headline(self, block: Block) -> bool:
+        """True for a heading that restates the page's headline with more around it: a reply's "Re: <title>",
+        a comments heading's "3 thoughts on <title>". Only a heading: the text of a reference page names
+        its subject ("ALTER TABLE changes ...") and is content."""
+        text = block.text
+        return (
+            block.kind is BlockKind.HEADING
+            and bool(self.headline)
+            and len(text) > len(self.headline)
+            and self.headline in text.lower()
+        )
 
     def in_region(self, slot: str) -> bool:
         """True when the slot lies in the cluster's content region or in the page's own."""
@@ -163,7 +177,8 @@ class SiteModel:
         region = self.slots.region(config.region_share)
         own = page_region(content, config.region_share, region)
         container = content_container([slot for slot, _ in content])
-        return _Context(frequent, region, own, container, f"of {self.pages} pages of this cluster", title)
+        of = f"of {self.pages} pages of this cluster"
+        return _Context(frequent, region, own, container, of, title, _page_headline(blocks, title))
 
     def _decide(
         self, block: Block, key: BlockKey, pages_of: tuple[int, int], record_field: bool, context: _Context
@@ -204,7 +219,9 @@ class SiteModel:
 
     def _new_on_page(self, block: Block, key: BlockKey, pages: int, context: _Context) -> Verdict:
         """Content when a block set aside by the page is new on it and sits where content lives."""
-        if not block.text:  # stored before, its noise text since purged: nothing to restore
+        # Stored before, its noise text since purged: nothing to restore. A restatement of the headline says
+        # nothing new, however new its text is on the page.
+        if not block.text or context.echoes_headline(block):
             return block.label, block.rule, block.reason
         importance = self.slots.importance(key.slot)
         config = self.config
@@ -337,6 +354,14 @@ def _teaser(block: Block) -> bool:
 def _headline(block: Block, title: str) -> bool:
     """True for the page's main heading: an h1 that repeats the page title."""
     return block.tag == "h1" and block.kind is BlockKind.HEADING and same_text(block.text, title)
+
+
+def _page_headline(blocks: Sequence[Block], title: str) -> str:
+    """The text of the page's own heading, in lower case: the longest heading that repeats its title ("" when
+    none does). The longest, because a title also holds the site's name, often a heading of its own."""
+    headings = [block.text.strip() for block in blocks if block.kind is BlockKind.HEADING]
+    repeating = [text for text in headings if same_text(text, title)]
+    return max(repeating, key=len).lower() if repeating else ""
 
 
 def _record_fields(blocks: Sequence[Block], keys: Sequence[BlockKey]) -> set[str]:

@@ -54,3 +54,14 @@ def python_docs() -> list[ExtractionResult]:
         pytest.skip(f"Python docs not installed at {PYTHON_DOCS}")
     paths = sorted((PYTHON_DOCS / "library").glob("*.html"))[:10]
     return [extract(path.read_bytes()) for path in paths]
+
+
+@pytest.fixture(scope="session")
+def forum_threads(shared_dir: Path) -> list[ExtractionResult]:
+    """Pages of the oemforum archive (a Drupal forum: each reply titled "Re: <topic>") as a crawl clusters
+    them: twenty threads and five topic lists, then the thread `node/4908.html`."""
+    path = shared_dir / "sites" / "oemforum"
+    if not path.is_dir():
+        pytest.skip(f"oemforum pages not found at {path}")
+    threads, lists = sorted((path / "node").glob("*.html"))[:20], sorted((path / "forum").glob("*.html"))[:5]
+    return [extract(page.read_bytes()) for page in [*threads, *lists, path / "node" / "4908.html"]]

@@ -294,3 +294,24 @@ def test_repeated_heads_of_the_pages_content_are_kept() -> None:
         (Label.NOISE, Rule.OUTSIDE_AREA),
     ]
     assert decisions[2].reason == "heads content of the page (block 4) in its container"
+
+
+def test_replies_are_restored_but_not_their_restatements_of_the_topic(
+    forum_threads: list[ExtractionResult],
+) -> None:
+    # A thread's replies sit in a comments container the single page sets aside; the cluster (threads and
+    # topic lists) shows them to be new on every page, in its content region. Each reply's subject line,
+    # "Re: <topic>", is new on the page too, but restates the topic's heading and stays out.
+    *others, thread = forum_threads
+    model = SiteModel()
+    for page in others:
+        model.observe(page.blocks)
+    blocks = fresh(thread)
+    topic = "Not updated inputs after update to 8.0.9"
+    subject_lines = [block for block in blocks if block.text == f"Re: {topic}"]
+    reply = find_block(blocks, "The latest version of rfm12piphp")
+    assert len(subject_lines) > 20 and reply.label is Label.NOISE
+    model.apply(blocks, thread.title)
+    assert reply.label is Label.CONTENT and reply.rule is Rule.RESTORED
+    assert find_block(blocks, topic).label is Label.CONTENT
+    assert all(block.label is Label.NOISE for block in subject_lines)
