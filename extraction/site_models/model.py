@@ -15,7 +15,8 @@ Three cross-page rules, each decision with a reason a person can read:
 - New in the content region (the cluster's, or the page's own: `slots.page_region`): a block the single
   page set aside (too short, a caption, a lone link) that is not repeated and sits in the content region,
   in a place whose text is new on most pages, is content, unless it is mostly link text outside the
-  container of the page's own content (a teaser card of another page);
+  container of the page's own content (a teaser card of another page) or a heading restating the page's
+  headline (a reply's "Re: <topic>");
   so is the page's headline, the h1 repeating the title, in a place holding a new heading on every page.
 Guardrails: tables, code and list items of the content are dropped only for an exact repeat (a shape
 match says little about rows of numbers or code lines) that the page itself does not repeat (an index's
