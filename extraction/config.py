@@ -84,6 +84,15 @@ class ExtractionConfig:
     page's `<main>` (or body) is taken instead."""
     hub_max_prose_chars: int = 600
     """A page with less good text than this is a hub (a listing): its links vote too."""
+    record_list_max_area_chars: int = 1500
+    """A content area with less good text than this may give way to a list of records beside it: a listing's
+    intro line or a legal notice outweighs cards whose short blocks and links do not vote."""
+    record_list_factor: float = 3.0
+    """... when the list holds this many times the area's text."""
+    min_records: int = 4
+    record_min_chars: int = 60
+    """A list of records is at least `min_records` sibling nodes of one record key (tag and first class)
+    holding this much text each on average (menu entries hold less)."""
     duplicate_min_chars: int = 60
     """A content text at least this long found again in another container is a responsive copy."""
     stranded_max_chars: int = 40

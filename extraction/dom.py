@@ -45,6 +45,9 @@ _HIDING_ATTRIBUTES = etree.XPath("/descendant::*/@style|/descendant::*/@hidden|/
 _TEXT_LENGTH = etree.XPath("string-length(normalize-space(.))")
 # Hidden elements are renamed to this tag, then stripped with the removed tags.
 _HIDDEN_MARK = "cleancrawl-hidden"
+# A button holding what no button holds; renamed to this tag, then unwrapped (its content stays).
+_SWALLOWING_BUTTONS = etree.XPath("//button[descendant::main or descendant::article or descendant::h1]")
+_UNWRAPPED_MARK = "cleancrawl-unwrapped"
 _DEFAULT_CONFIG = ExtractionConfig()
 # The first match in document order; `[1]` on the descendant axis lets libxml2 stop there.
 _TITLE = etree.XPath("string(/descendant::title[1])")
@@ -228,8 +231,20 @@ def clean_tree(root: etree._Element, config: ExtractionConfig = _DEFAULT_CONFIG)
     etree.strip_elements(root, *_REMOVED_TAGS, with_tail=False)
     if _mark_hidden(root, config):
         etree.strip_elements(root, _HIDDEN_MARK, with_tail=False)
+    _unwrap_swallowing_buttons(root)
     bodies = _elements(_BODY(root))
     return bodies[0] if bodies else root
+
+
+def _unwrap_swallowing_buttons(root: etree._Element) -> None:
+    """Unwrap a button holding a page's main, article or headline: libxml2 ignores a `</button>` while an
+    element it opened is still open, so the button swallows the rest of the page (a menu button whose
+    inner `<div>` is never closed), and a button's text is skipped as a control's."""
+    buttons = _elements(_SWALLOWING_BUTTONS(root))
+    for button in buttons:
+        button.tag = _UNWRAPPED_MARK
+    if buttons:
+        etree.strip_tags(root, _UNWRAPPED_MARK)
 
 
 def _mark_hidden(root: etree._Element, config: ExtractionConfig) -> bool:

@@ -176,6 +176,10 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
     root = _widen(page, best, good, config)
     if good[root] < config.spread_share * good[0]:
         root = _main_or_body(page, root)
+    records = _record_list_instead(page, best, root, hints, good, config)
+    if records >= 0:
+        final.setdefault(records, final[best])
+        best = root = records
     return ContentArea(best, root, final, hints, good, hub, {root})
 
 
@@ -262,6 +266,65 @@ def _node_scores(page: Page, config: ExtractionConfig, hints: NodeHints, hub: bo
             weight *= config.ancestor_decay
             current = nodes[current].parent
     return scores
+
+
+def _record_list_instead(
+    page: Page, best: int, root: int, hints: NodeHints, good: list[float], config: ExtractionConfig
+) -> int:
+    """The container of a list of records (a listing's cards, a shop's products) to take instead of a
+    content area of little prose (an intro line, a legal notice) that outweighed them, or -1.
+
+    The records' short blocks and links do not vote, so a paragraph beside them wins; the list replaces it
+    when it holds several times its text and lies apart from it (a list around the area is a section's
+    intro with its links to other pages), outside template-named containers. An area found in the page's
+    own `<article>` stays: the page says where its content is.
+    """
+    if good[root] >= config.record_list_max_area_chars or _in_article(page.nodes, best):
+        return -1
+    nodes = page.nodes
+    records = _largest_record_list(nodes, hints, config)
+    if (
+        records < 0
+        or _holds(nodes, root, records)
+        or _holds(nodes, records, root)
+        or nodes[records].text_chars < config.record_list_factor * nodes[root].text_chars
+        or hints.context(records) < 1.0
+    ):
+        return -1
+    return records
+
+
+def _largest_record_list(nodes: list[Node], hints: NodeHints, config: ExtractionConfig) -> int:
+    """The node whose children of one record key (tag and first class) hold the most text, discounted by
+    its template names, counting only runs of `min_records` or more children of `record_min_chars` each
+    on average; -1 when there is none."""
+    runs: dict[tuple[int, str], list[int]] = {}
+    for node in nodes:
+        if node.parent >= 0 and node.text_chars:
+            run = runs.setdefault((node.parent, node.record), [0, 0])
+            run[0] += 1
+            run[1] += node.text_chars
+    best, best_weight = -1, 0.0
+    for (parent, _), (count, chars) in runs.items():
+        if count >= config.min_records and chars >= config.record_min_chars * count:
+            weight = chars * hints.context(parent)
+            if weight > best_weight:
+                best, best_weight = parent, weight
+    return best
+
+
+def _in_article(nodes: list[Node], node_id: int) -> bool:
+    while node_id >= 0:
+        if nodes[node_id].tag == "article":
+            return True
+        node_id = nodes[node_id].parent
+    return False
+
+
+def _holds(nodes: list[Node], ancestor: int, node_id: int) -> bool:
+    while node_id > ancestor:
+        node_id = nodes[node_id].parent
+    return node_id == ancestor
 
 
 def _main_or_body(page: Page, root: int) -> int:

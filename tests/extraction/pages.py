@@ -20,6 +20,10 @@ FORUM = "forum_doom9"
 FORUM_ARCH = "forum_archlinux"
 # A page of a thin template (the Apache httpd manual): its article sits right under its container.
 APACHE = "docs_apache_mod_asis"
+# An article after a menu button whose inner <div>s are never closed (libxml2 then keeps the button open).
+ARTICLE_BUTTON = "article_southernliving_button"
+# A job board: an intro line above a list of job cards made of short blocks and links.
+LISTING = "listing_weworkremotely"
 FIXTURE_NAMES = (NEWS, DOCS, FORUM, FORUM_ARCH)
 
 

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from extraction import ExtractionConfig, Label, Rule, scoring
+from extraction import ExtractionConfig, Label, Rule, extract, scoring
 from extraction.features import compute_features
 from extraction.scoring import label_blocks, locate_content, node_hint
 from extraction.segment import Node
 from tests.extraction.pages import (
+    ARTICLE_BUTTON,
     DOCS,
     FIXTURE_NAMES,
     FORUM,
     FORUM_ARCH,
+    LISTING,
     NEWS,
     extract_fixture,
     find_block,
@@ -202,3 +204,70 @@ def test_names_that_differ_only_in_digits_share_a_cached_hint() -> None:
     hints = {node_hint(Node("div", -1, 1, "div", f"menu-{n} item{n}x", "div"), config) for n in range(1000)}
     assert len(hints) == 1 and hints.pop() < 1.0
     assert scoring._name_hint.cache_info().currsize == 3  # one per length of the ids: 0-9, 10-99, 100-999
+
+
+def test_a_listing_s_cards_win_over_its_intro_line() -> None:
+    # The cards are short blocks and links, which do not vote: the intro paragraph above them won the
+    # content area, and every job was noise.
+    blocks = extract_fixture(LISTING).blocks
+    for job in ("Software Engineer", "Senior Software Engineer", "Sticker Mule", "$50,000 - $74,999 USD"):
+        assert find_block(blocks, job, exact=True).label is Label.CONTENT
+    intro = find_block(blocks, "Looking for remote roles?")
+    assert intro.label is Label.NOISE
+    assert intro.rule is Rule.OUTSIDE_AREA
+
+
+def _page_with_cards(area: str) -> str:
+    """`area` in the page's <main>, beside a grid of 90 cards of short lines (a shop's products)."""
+    card = (
+        "<li class='card'><h3>Product {n}</h3><p>Price: {n}.99 USD</p>"
+        "<p>In stock, ships in two days</p><p>Free returns within 30 days</p></li>"
+    )
+    cards = "".join(card.format(n=n) for n in range(90))
+    return f"<body><main>{area}</main><section><ul class='grid'>{cards}</ul></section></body>"
+
+
+def test_a_long_text_keeps_its_area_beside_a_longer_list_of_records() -> None:
+    # The cards outweigh the post's text, but the post's good text, over `record_list_max_area_chars`,
+    # says it is no intro line.
+    post = "<div class='post'><p>" + "The post's own sentence, with its clauses, one after another. " * 30
+    html = _page_with_cards(post + "</p></div>")
+    blocks = extract(html).blocks
+    assert find_block(blocks, "The post's own sentence").label is Label.CONTENT
+    assert find_block(blocks, "Product 7", exact=True).label is Label.NOISE
+    # Without that bound the cards take the content area from it.
+    unbounded = extract(html, config=ExtractionConfig(record_list_max_area_chars=10**6)).blocks
+    assert find_block(unbounded, "The post's own sentence").rule is Rule.OUTSIDE_AREA
+
+
+def test_an_intro_in_the_page_s_article_keeps_its_area_beside_a_list_of_records() -> None:
+    # A section page: its <article> holds an intro, and cards link to the pages below it. The page says
+    # where its content is; a short intro alone, the cards win.
+    intro = "<p class='lead'>" + "What this section of the site is about, in a few words. " * 3 + "</p>"
+    in_article = extract(_page_with_cards(f"<article>{intro}</article>")).blocks
+    assert find_block(in_article, "What this section").label is Label.CONTENT
+    assert find_block(in_article, "Product 7", exact=True).label is Label.NOISE
+    alone = extract(_page_with_cards(f"<div class='intro'>{intro}</div>")).blocks
+    assert find_block(alone, "What this section").rule is Rule.OUTSIDE_AREA
+
+
+def test_a_menu_is_no_list_of_records() -> None:
+    # Menu entries under a template-named container are not records, however much text the menu holds.
+    name = "Section entry name, one of many entries in this site's long menu"
+    entry = "<li class='item'><a href='/{n}'>" + name + " {n}</a></li>"
+    entries = "".join(entry.format(n=n) for n in range(60))
+    intro = "<p>" + "A short page of one paragraph, which says what the page is for. " * 10 + "</p>"
+    html = f"<body><nav class='menu'><ul>{entries}</ul></nav><main>{intro}</main></body>"
+    blocks = extract(html).blocks
+    assert find_block(blocks, "A short page of one paragraph").label is Label.CONTENT
+    assert all(block.label is Label.NOISE for block in blocks if "Section entry" in block.text)
+    # The same list under a neutral name is one.
+    neutral = extract(html.replace("<nav class='menu'>", "<div class='list'>").replace("</nav>", "</div>"))
+    assert find_block(neutral.blocks, "A short page of one paragraph").rule is Rule.OUTSIDE_AREA
+
+
+def test_the_article_after_an_unclosed_menu_button_is_content() -> None:
+    result = extract_fixture(ARTICLE_BUTTON)
+    assert result.text.startswith("Growing up on a farm, I thought everyone had")
+    assert "Skip to content" not in result.text
+    assert "Assessing Your Space" in result.text
