@@ -176,7 +176,7 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
     root = _widen(page, best, good, config)
     if good[root] < config.spread_share * good[0]:
         root = _main_or_body(page, root)
-    records = _record_list_instead(page, best, root, hints, good, config)
+    records = _record_list_instead(page, best, root, hints, good, config, hub)
     if records >= 0:
         final.setdefault(records, final[best])
         best = root = records
@@ -269,7 +269,7 @@ def _node_scores(page: Page, config: ExtractionConfig, hints: NodeHints, hub: bo
 
 
 def _record_list_instead(
-    page: Page, best: int, root: int, hints: NodeHints, good: list[float], config: ExtractionConfig
+    page: Page, best: int, root: int, hints: NodeHints, good: list[float], config: ExtractionConfig, hub: bool
 ) -> int:
     """The container of a list of records (a listing's cards, a shop's products) to take instead of a
     content area of little prose (an intro line, a legal notice) that outweighed them, or -1.
@@ -277,7 +277,8 @@ def _record_list_instead(
     The records' short blocks and links do not vote, so a paragraph beside them wins; the list replaces it
     when it holds several times its text and lies apart from it (a list around the area is a section's
     intro with its links to other pages), outside template-named containers. An area found in the page's
-    own `<article>` stays: the page says where its content is.
+    own `<article>` stays: the page says where its content is. Off a hub page, a list of links is no
+    such list: its records would all be link blocks.
     """
     if good[root] >= config.record_list_max_area_chars or _in_article(page.nodes, best):
         return -1
@@ -289,6 +290,7 @@ def _record_list_instead(
         or _holds(nodes, records, root)
         or nodes[records].text_chars < config.record_list_factor * nodes[root].text_chars
         or hints.context(records) < 1.0
+        or (not hub and link_density(nodes[records]) > config.max_link_density)
     ):
         return -1
     return records

@@ -251,19 +251,29 @@ def test_an_intro_in_the_page_s_article_keeps_its_area_beside_a_list_of_records(
     assert find_block(alone, "What this section").rule is Rule.OUTSIDE_AREA
 
 
-def test_a_menu_is_no_list_of_records() -> None:
-    # Menu entries under a template-named container are not records, however much text the menu holds.
-    name = "Section entry name, one of many entries in this site's long menu"
-    entry = "<li class='item'><a href='/{n}'>" + name + " {n}</a></li>"
-    entries = "".join(entry.format(n=n) for n in range(60))
+# An entry of short lines (none votes), mostly words; and one that is a single long link.
+_ENTRY = "<li class='item'><p><a href='/{n}'>Entry {n}</a></p><p>What the entry's about</p><p>{name}</p></li>"
+_LINK_ENTRY = "<li class='item'><a href='/{n}'>Entry {n}: What the entry's about, in words. {name}</a></li>"
+
+
+@pytest.mark.parametrize(
+    ("container", "entry", "is_records"),
+    [
+        # Entries of a template-named container are a menu, however much text it holds.
+        ("nav class='menu'", _ENTRY, False),
+        # Off a hub page, a list of links is no list of records: its entries would all be link blocks.
+        ("div class='list'", _LINK_ENTRY, False),
+        ("div class='list'", _ENTRY, True),
+    ],
+)
+def test_menus_and_link_lists_are_no_list_of_records(container: str, entry: str, is_records: bool) -> None:
+    entries = "".join(entry.format(name="More words on it, and then a few more", n=n) for n in range(60))
     intro = "<p>" + "A short page of one paragraph, which says what the page is for. " * 10 + "</p>"
-    html = f"<body><nav class='menu'><ul>{entries}</ul></nav><main>{intro}</main></body>"
+    tag = container.split()[0]
+    html = f"<body><{container}><ul>{entries}</ul></{tag}><main>{intro}</main></body>"
     blocks = extract(html).blocks
-    assert find_block(blocks, "A short page of one paragraph").label is Label.CONTENT
-    assert all(block.label is Label.NOISE for block in blocks if "Section entry" in block.text)
-    # The same list under a neutral name is one.
-    neutral = extract(html.replace("<nav class='menu'>", "<div class='list'>").replace("</nav>", "</div>"))
-    assert find_block(neutral.blocks, "A short page of one paragraph").rule is Rule.OUTSIDE_AREA
+    assert (find_block(blocks, "A short page of one paragraph").rule is Rule.OUTSIDE_AREA) is is_records
+    assert (find_block(blocks, "What the entry").label is Label.CONTENT) is is_records
 
 
 def test_the_article_after_an_unclosed_menu_button_is_content() -> None:
