@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
 from lxml import etree
 
@@ -52,16 +52,30 @@ class Method(ABC, Generic[ParamsT]):
     """One segmentation and noise-removal method: `ExtractionConfig` for the steps every method shares
     (decoding, cleaning, segmentation limits), its own `Params` for the rest."""
 
+    # The method's name among `METHODS` (how a crawl or the evaluator selects it), given with the class:
+    # `class Cetr(Method[CetrParams], name="cetr")`.
     name: ClassVar[str]
     # Where the method comes from, e.g. "seed 002: raw chunks, noise score and content weight".
     paper: ClassVar[str]
     # True when the method needs several pages of one site (`learn`) to label a page.
     site_level: ClassVar[bool] = False
-    # The class of the method's parameters (instances of it are what `params` holds).
+    # The class of the method's parameters (instances of it are what `params` holds): the one the class
+    # names, `class Cetr(Method[CetrParams])` (`__init_subclass__`); a method that names none has none.
     params_type: ClassVar[type[Params]] = NoParams
     # True when the method names the rule of each decision itself (`Rule`); a paper method's blocks are
     # marked `Rule.METHOD`, their reason saying which of its steps decided.
     names_rules: ClassVar[bool] = False
+
+    def __init_subclass__(cls, name: str = "", **kwargs: Any) -> None:
+        """Set the method's `name` (a class shared by methods has none) and read `params_type` off the
+        class's base: `Method[CetrParams]`, or a generic subclass of Method given its params the same way."""
+        super().__init_subclass__(**kwargs)
+        if name:
+            cls.name = name
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            origin, args = get_origin(base), get_args(base)
+            if isinstance(origin, type) and issubclass(origin, Method) and args and isinstance(args[0], type):
+                cls.params_type = args[0]
 
     def __init__(self, config: ExtractionConfig | None = None, params: ParamsT | None = None) -> None:
         self.config = config or ExtractionConfig()

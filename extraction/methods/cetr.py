@@ -191,12 +191,10 @@ class CetrParams(Params):
             raise ValueError(f"the CETR model must be one of {', '.join(MODELS)}, not {self.model!r}")
 
 
-class Cetr(Method[CetrParams]):
+class Cetr(Method[CetrParams], name="cetr"):
     """Seed 004's CETR: tag ratios per source line, smoothed, then TM, KM or the 2-D model."""
 
-    name = "cetr"
     paper = "seed 004: CETR, tag ratios per line, smoothed; threshold, k-means or 2-D clustering"
-    params_type = CetrParams
 
     def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label each text line of the page content or noise by its smoothed tag ratio."""

@@ -47,12 +47,10 @@ class ChunkWeightParams(Params):
     noise_word_max_chars: int = 64 * 1024 * 1024
 
 
-class ChunkWeight(Method[ChunkWeightParams]):
+class ChunkWeight(Method[ChunkWeightParams], name="chunkweight"):
     """Seed 002: rule out noisy raw chunks (F > 0.5), keep the tag window of greatest content weight."""
 
-    name = "chunkweight"
     paper = "seed 002: raw chunks, noise score F, content weight NLTD + NATD + beta * PMD"
-    params_type = ChunkWeightParams
 
     def setup(self) -> None:
         """The config whose noise-word window is this method's, and the tags that make a chunk."""

@@ -10,10 +10,9 @@ from extraction.prepare import PreparedPage
 from extraction.result import ExtractionResult
 
 
-class CleanCrawl(Method):
+class CleanCrawl(Method, name="cleancrawl"):
     """The default: seed 001's content location and seed 002's features, revised with neighbours."""
 
-    name = "cleancrawl"
     names_rules = True
     paper = "cleancrawl default: seed 001 steps 3-5 with seed 002 features and jusText-style revision"
 

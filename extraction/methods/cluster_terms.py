@@ -2,17 +2,21 @@
 
 `site_models.entropy.TermEntropy` keeps a cluster's statistics; the methods of seed 004 (InfoDiscoverer,
 k-MIB) measure a page against the cluster it belongs to, so a page that was not among the learned pages
-is added to the statistics for its own labelling, without changing them.
+is added to the statistics for its own labelling, without changing them. `SiteTermsMethod` is what those
+methods share: the statistics, and `learn` counting each page's blocks in them.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from extraction.methods.base import Method, ParamsT, SitePage
+from extraction.methods.sitepages import LearnedPage, learned_pages
 from extraction.result import Block
+from extraction.segment import segment
 from extraction.site_models.entropy import TermEntropy, terms
 
 EntropyOf = Callable[[str], float]
@@ -53,3 +57,26 @@ class ClusterTerms:
             return min(max((math.log(total) - tf_log_tf / total) / log_pages, 0.0), 1.0)
 
         return entropy
+
+
+class SiteTermsMethod(Method[ParamsT]):
+    """A site-level method that measures a page against the terms of the site's learned pages: `learn`
+    segments each page and counts its blocks' terms in `terms` (the feature-document matrix, kept as
+    per-term sums)."""
+
+    site_level = True
+
+    def setup(self) -> None:
+        """Empty term sums: the terms of the pages learned."""
+        self.terms = ClusterTerms()
+
+    def learn(self, pages: Sequence[SitePage]) -> None:
+        """Count the terms of each page, then keep what else the method keeps of it (`learned`)."""
+        for page in learned_pages(pages, self.config):
+            blocks = segment(page.body, self.config).blocks
+            self.terms.observe(page.key, blocks)
+            self.learned(page, blocks)
+
+    def learned(self, page: LearnedPage, blocks: list[Block]) -> None:
+        """What the method keeps of a learned page besides its terms (its blocks are `segment`'s): nothing
+        here."""

@@ -107,16 +107,14 @@ class ContentExtractorParams(Params):
     kfe: KfeParams = field(default_factory=KfeParams)
 
 
-class ContentExtractor(Method[ContentExtractorParams]):
+class ContentExtractor(Method[ContentExtractorParams], name="contentextractor"):
     """ContentExtractor (Debnath et al.): content blocks are those on this page only (IBDF), site-level.
 
     Without other pages of the site it falls back to K-FE, the same paper's single-page method.
     """
 
-    name = "contentextractor"
     paper = "seed 004 section 2.5, Debnath et al. 2005: ContentExtractor, inverse block document frequency"
     site_level = True
-    params_type = ContentExtractorParams
 
     def setup(self) -> None:
         """An empty block store: the blocks of the pages learned, by similarity."""

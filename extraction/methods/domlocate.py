@@ -41,12 +41,10 @@ class DomLocateParams(Params):
     """A node with less text than this is too small to hold the content."""
 
 
-class DomLocate(Method[DomLocateParams]):
+class DomLocate(Method[DomLocateParams], name="domlocate"):
     """Seed 001: the optimal content node found top-down, widened by its qualified siblings."""
 
-    name = "domlocate"
     paper = "seed 001: clean, drop text-less and unrelated nodes, locate the content node, add siblings"
-    params_type = DomLocateParams
 
     def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Segment the page and keep the blocks of the content node and of its qualified siblings."""

@@ -389,12 +389,10 @@ def visual_blocks(
     return VisualPage(page, owners, tree)
 
 
-class Evbe(Method[EvbeParams]):
+class Evbe(Method[EvbeParams], name="evbe"):
     """EVBE and EIFCE (Win & Thwin): CSS-driven visual blocks, the one of highest importance value kept."""
 
-    name = "evbe"
     paper = "seed 003, Win & Thwin: EVBE visual blocks (rules 1-10) and EIFCE's informative block"
-    params_type = EvbeParams
 
     def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Segment the page into visual blocks and keep the informative one."""

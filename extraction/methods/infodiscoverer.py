@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from extraction.methods.base import Method, Params, SitePage
-from extraction.methods.cluster_terms import ClusterTerms, EntropyOf
+from extraction.methods.base import Params, SitePage
+from extraction.methods.cluster_terms import EntropyOf, SiteTermsMethod
 from extraction.methods.getblocks import GetBlocksParams, getblocks, nearest_nodes, runs, tag_set
-from extraction.methods.sitepages import finish, label, learned_pages, page_key
+from extraction.methods.sitepages import finish, label, page_key
 from extraction.prepare import PreparedPage
 from extraction.result import Block, ExtractionResult
-from extraction.segment import Page, segment
+from extraction.segment import Page
 from extraction.site_models.entropy import terms
 
 
@@ -131,25 +131,13 @@ def label_blocks(blocks: Sequence[ContentBlock], cut: float) -> None:
             label(part, informative, 1.0 - (block.entropy if block.entropy is not None else 1.0), reason)
 
 
-class InfoDiscoverer(Method[InfoDiscovererParams]):
+class InfoDiscoverer(SiteTermsMethod[InfoDiscovererParams], name="infodiscoverer"):
     """InfoDiscoverer (Lin & Ho): block entropy over the site's term distribution, greedy threshold.
 
     Without other pages every term has entropy 0 and the whole page is informative (the reason says so).
     """
 
-    name = "infodiscoverer"
     paper = "seed 004 section 2.1, Lin & Ho 2002: InfoDiscoverer, block entropy and greedy threshold"
-    site_level = True
-    params_type = InfoDiscovererParams
-
-    def setup(self) -> None:
-        """Empty term sums: the terms of the pages learned."""
-        self.terms = ClusterTerms()
-
-    def learn(self, pages: Sequence[SitePage]) -> None:
-        """Count the terms of each page (the feature-document matrix, kept as per-term sums)."""
-        for page in learned_pages(pages, self.config):
-            self.terms.observe(page.key, segment(page.body, self.config).blocks)
 
     def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label content blocks informative or redundant by their entropy."""

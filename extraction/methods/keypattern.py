@@ -199,12 +199,10 @@ class KeyPatternParams(Params):
     threshold: int = 1
 
 
-class KeyPattern(Method[KeyPatternParams]):
+class KeyPattern(Method[KeyPatternParams], name="keypattern"):
     """Seed 000: blocks by key patterns and virtual nodes; a block with few important tags is noise."""
 
-    name = "keypattern"
     paper = "seed 000: key patterns of child tag sequences, virtual nodes, importance = important tags"
-    params_type = KeyPatternParams
 
     def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Segment the page into key-pattern blocks and keep those with enough important tags."""

@@ -98,13 +98,11 @@ def label_by_fe(page: Page) -> None:
         label(block, block is winner, probability, reason)
 
 
-class FeatureExtractor(Method[GetBlocksParams]):
+class FeatureExtractor(Method[GetBlocksParams], name="featureextractor"):
     """FeatureExtractor (Debnath et al.): the GetBlocks block most likely to be text (the paper's desired
     feature is text here)."""
 
-    name = "featureextractor"
     paper = f"{_PAPER}: FeatureExtractor, the block of highest text probability"
-    params_type = GetBlocksParams
 
     def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label the single most text-like block content."""
@@ -113,12 +111,10 @@ class FeatureExtractor(Method[GetBlocksParams]):
         return finish(prepared, page)
 
 
-class KFeatureExtractor(Method[KfeParams]):
+class KFeatureExtractor(Method[KfeParams], name="kfe"):
     """K-FE (Debnath et al.): the GetBlocks blocks of the k-means cluster of highest text probability."""
 
-    name = "kfe"
     paper = f"{_PAPER}: K-FE, k-means over the blocks' text probabilities"
-    params_type = KfeParams
 
     def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label the blocks of the best text-probability cluster content."""

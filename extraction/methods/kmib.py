@@ -29,11 +29,11 @@ import numpy as np
 from lxml import etree
 
 from extraction.links import normalise_url
-from extraction.methods.base import Method, Params, SitePage
-from extraction.methods.cluster_terms import ClusterTerms, EntropyOf
+from extraction.methods.base import Params, SitePage
+from extraction.methods.cluster_terms import EntropyOf, SiteTermsMethod
 from extraction.methods.common import Subtrees
 from extraction.methods.marks import mark, node_marks, unmark_paths
-from extraction.methods.sitepages import finish, label, learned_pages, own_text_share, page_key
+from extraction.methods.sitepages import LearnedPage, finish, label, own_text_share, page_key
 from extraction.prepare import PreparedPage
 from extraction.result import Block, ExtractionResult
 from extraction.segment import BLOCK_TAGS, Page, segment
@@ -140,32 +140,26 @@ class KMibParams(Params):
     toc_blocks: bool = False
 
 
-class KMib(Method[KMibParams]):
+class KMib(SiteTermsMethod[KMibParams], name="kmib"):
     """k-MIB (WISDOM): informative blocks mined top-down from the information coverage tree, site-level.
 
     CII uses the term entropy over the learned pages; without them every term counts 1 (CII becomes the
     number of terms outside anchors) and no anchor has an API.
     """
 
-    name = "kmib"
     paper = "seed 004 section 2.2, Kao, Ho & Chen 2005 (WISDOM): k-maximum informative block mining"
-    site_level = True
-    params_type = KMibParams
 
     def setup(self) -> None:
-        """Empty term sums and documents: the pages learned."""
-        self.terms = ClusterTerms()
+        """Empty term sums (for CII) and documents: the pages learned."""
+        super().setup()
         self.documents: dict[str, frozenset[str]] = {}
 
-    def learn(self, pages: Sequence[SitePage]) -> None:
-        """Count the site's terms (for CII) and keep each page's terms by URL (for API)."""
-        for page in learned_pages(pages, self.config):
-            blocks = segment(page.body, self.config).blocks
-            self.terms.observe(page.key, blocks)
-            url = normalise_url(page.url) if page.url else None
-            if url and self.params.toc_blocks:
-                text = " ".join([page.title, *(block.text for block in blocks)])
-                self.documents[url] = frozenset(terms(text))
+    def learned(self, page: LearnedPage, blocks: list[Block]) -> None:
+        """Keep the page's terms by URL (for API), when TOC blocks are mined."""
+        url = normalise_url(page.url) if page.url else None
+        if url and self.params.toc_blocks:
+            text = " ".join([page.title, *(block.text for block in blocks)])
+            self.documents[url] = frozenset(terms(text))
 
     def label_page(self, source: SitePage, prepared: PreparedPage, body: etree._Element) -> ExtractionResult:
         """Label the blocks of the k most informative subtrees content."""

@@ -38,17 +38,15 @@ class StyleTreeParams(Params):
     noise_threshold: float = 0.3
 
 
-class SiteStyleTree(Method[StyleTreeParams]):
+class SiteStyleTree(Method[StyleTreeParams], name="styletree"):
     """Site style tree (Yi, Liu & Li): blocks under noisy element nodes of the site's style tree are noise.
 
     With fewer than two learned pages no node can be told noisy, and the whole page is kept (the reason
     says so).
     """
 
-    name = "styletree"
     paper = "seed 004 section 2.3, Yi, Liu & Li 2003: site style tree, entropy-based node importance"
     site_level = True
-    params_type = StyleTreeParams
 
     def setup(self) -> None:
         """An empty style tree over the attributes the params name."""

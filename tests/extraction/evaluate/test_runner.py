@@ -26,10 +26,9 @@ from extraction.result import ExtractionResult
 ARTICLE = "<html><body><p>One paragraph of an article, long enough to keep.</p></body></html>"
 
 
-class Recorder(Method):
+class Recorder(Method, name="recorder"):
     """A site-level method that records what it learned before each extraction."""
 
-    name = "recorder"
     paper = "test double"
     site_level: ClassVar[bool] = True
     learned: ClassVar[dict[str | None, list[str | None]]] = {}
