@@ -43,7 +43,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 from scrapy import Request
@@ -54,6 +54,7 @@ from scrapy.http import Response, TextResponse
 from benchmarks.crawl import ServedSite, run_scrapy
 from benchmarks.localserver import serve_directory
 from benchmarks.options import add_shared_option
+from benchmarks.sites import DEFAULT_CACHE, catalogue
 from extraction.links import normalise_url
 from extraction.topic import terms
 
@@ -61,6 +62,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 CUTS = (50, 100, 200)
 SHARE = 0.8
+SITES = ("whizzy", "python311", "postgresql-docs")
 KINDS = ("breadth-first", "best-first", "focused, no block", "focused")
 # The same for every crawl; two requests at a time keeps a backlog in the frontier, so its order matters.
 CRAWL_SETTINGS = {
@@ -109,6 +111,50 @@ PYTHON_TOPICS = {
     "clients, servers and cookies, sending email over SMTP, reading mail over POP and IMAP, FTP transfers, "
     "XML-RPC and WSGI web applications.",
 }
+
+
+# One sentence per part of the PostgreSQL 15 manual (its entry in the manual's contents, numbered as there,
+# so that "II. The SQL Language" is the part and not the tutorial's chapter of that title -> description).
+POSTGRESQL_TOPICS = {
+    "II. The SQL Language": (
+        "Writing SQL and defining data: the syntax of the language, tables, constraints and schemas, "
+        "inserting, updating and deleting rows, queries with joins, subqueries and aggregates, the built-in"
+        " data types, functions and operators, indexes, full text search, transaction isolation and "
+        "locking, and making queries run faster."
+    ),
+    "III. Server Administration": (
+        "Installing and running a database server: building it from source, starting and stopping it, "
+        "configuration parameters, client authentication, roles and privileges, routine vacuuming, backup "
+        "and restore, replication and high availability, monitoring activity and disk usage, and the write-"
+        "ahead log."
+    ),
+    "IV. Client Interfaces": (
+        "Talking to the database from a C program: the libpq library's connection, query and result "
+        "functions, asynchronous commands and notifications, large objects, embedded SQL in C with the ECPG"
+        " preprocessor, and the information schema's views of the database's definitions."
+    ),
+    "V. Server Programming": (
+        "Extending the database server with your own code: user-defined functions, types, operators and "
+        "aggregates, triggers and event triggers, the rule system, procedural languages such as PL/pgSQL, "
+        "PL/Tcl, PL/Perl and PL/Python, the server programming interface in C, background worker processes "
+        "and logical decoding of changes."
+    ),
+    "I. SQL Commands": (
+        "The reference of every SQL statement, each with its synopsis, description, parameters and "
+        "examples: creating, altering and dropping tables, indexes, views, functions, roles and other "
+        "objects, querying and modifying rows, copying data, vacuuming and analyzing, and transaction "
+        "control."
+    ),
+    "VII. Internals": (
+        "How the database system works inside: the path of a query through the parser, rewriter, planner "
+        "and executor, the system catalogs and views, the frontend/backend message protocol, coding "
+        "conventions, writing procedural language handlers, foreign data wrappers and access methods, the "
+        "B-tree, GiST, SP-GiST, GIN, BRIN and hash index implementations, physical storage and planner "
+        "statistics."
+    ),
+}
+# DocBook's table of contents on a part's, chapter's or reference's page: the pages under it.
+DOCBOOK_TOC = "div.toc"
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +238,74 @@ def python_topics(docs: Path) -> list[Topic]:
         for name, description in PYTHON_TOPICS.items()
         if name in chapters
     ]
+
+
+class TableOfContents:
+    """A site's own tables of contents (the elements `selector` finds on its pages), read from its files:
+    which page each entry names, and which pages sit under an entry."""
+
+    def __init__(self, root: Path, selector: str) -> None:
+        self.root = root
+        self.selector = selector
+        self._links: dict[str, list[tuple[str, str]]] = {}
+
+    def links(self, path: str) -> list[tuple[str, str]]:
+        """The entries of the page's tables of contents, in order: (page path, text, whitespace folded);
+        none for a page that is not a file of the site."""
+        if path not in self._links:
+            self._links[path] = self._read(path)
+        return self._links[path]
+
+    def _read(self, path: str) -> list[tuple[str, str]]:
+        file = self.root / path.lstrip("/")
+        if path.endswith("/"):
+            file = file / "index.html"
+        if not file.is_file():
+            return []
+        tree = lxml.html.fromstring(file.read_bytes())
+        found = []
+        for toc in tree.cssselect(self.selector):
+            for link in toc.iter("a"):
+                href = (link.get("href") or "").split("#")[0]
+                if href and not urlsplit(href).scheme:
+                    title = " ".join("".join(str(text) for text in link.itertext()).split())
+                    found.append((page_path(urljoin(f"http://site{path}", href)), title))
+        return found
+
+    def find(self, title: str, start: str) -> str | None:
+        """The page of the first entry titled `title` in the tables of contents met from `start`'s on (its
+        own, then those of the pages it lists, breadth-first); None when no entry has that title."""
+        queue, met = [start], {start}
+        for path in queue:
+            for target, entry in self.links(path):
+                if entry == title:
+                    return target
+                if target not in met:
+                    met.add(target)
+                    queue.append(target)
+        return None
+
+    def under(self, path: str) -> frozenset[str]:
+        """The page and every page under it: those its table of contents lists, and so on down through
+        theirs (a part lists its chapters, a chapter its sections)."""
+        queue, met = [path], {path}
+        for page in queue:
+            for target, _ in self.links(page):
+                if target not in met:
+                    met.add(target)
+                    queue.append(target)
+        return frozenset(met)
+
+
+def toc_topics(site: str, toc: TableOfContents, start: str, described: dict[str, str]) -> list[Topic]:
+    """A topic per entry of `described` (an entry's title in the site's contents -> its description): the
+    pages under that entry, found from the contents of the `start` page."""
+    found = []
+    for title, description in described.items():
+        page = toc.find(title, start)
+        if page is not None:
+            found.append(Topic(site, title, description, toc.under(page)))
+    return found
 
 
 # Measures -----------------------------------------------------------------------------------------------
@@ -446,6 +560,17 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 "python311: the Python 3.11 docs are not installed (make docs-data); skipped", file=sys.stderr
             )
+    if "postgresql-docs" in wanted_sites:
+        docs = next(site for site in catalogue(shared, DEFAULT_CACHE) if site.name == "postgresql-docs")
+        if (docs.root / "index.html").is_file():
+            toc = TableOfContents(docs.root, DOCBOOK_TOC)
+            topics = toc_topics(docs.name, toc, "/", POSTGRESQL_TOPICS)
+            plan.append((ServedSite(docs.name, docs.root, docs.start), topics))
+        else:
+            print(
+                "postgresql-docs: the PostgreSQL manual is not installed (make sites-data); skipped",
+                file=sys.stderr,
+            )
     if wanted_topics is not None:
         plan = [(site, [t for t in topics if t.name in wanted_topics]) for site, topics in plan]
     print(
@@ -469,7 +594,11 @@ def main(argv: list[str] | None = None) -> int:
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.focus", description=__doc__.split("\n")[0])
     add_shared_option(parser, "sites/")
-    parser.add_argument("--sites", default="whizzy,python311", help="comma-separated: whizzy, python311")
+    parser.add_argument(
+        "--sites",
+        default=",".join(SITES),
+        help=f"comma-separated: {', '.join(SITES)}",
+    )
     parser.add_argument("--topics", default="", help="comma-separated topic names (default: all)")
     parser.add_argument("--max-pages", type=int, default=200, help="the budget of every crawl")
     return parser.parse_args(argv)

@@ -12,8 +12,11 @@ from scrapy.http import HtmlResponse
 
 from benchmarks.crawl import ServedSite
 from benchmarks.focus import (
+    DOCBOOK_TOC,
+    POSTGRESQL_TOPICS,
     Crawl,
     KeywordPriorityMiddleware,
+    TableOfContents,
     Topic,
     TopicResult,
     anchor_texts,
@@ -26,9 +29,11 @@ from benchmarks.focus import (
     pages_to_share,
     render_summary,
     render_topic,
+    toc_topics,
     whizzy_topics,
 )
 from benchmarks.localserver import serve_directory
+from benchmarks.sites import DEFAULT_CACHE, catalogue
 
 RELEVANT = {"/a/", "/b/", "/c/", "/d/", "/e/"}
 
@@ -105,6 +110,69 @@ def test_ground_truth_from_the_sites_own_structure(tmp_path: Path) -> None:
     topics = whizzy_topics(tmp_path / "topics.json")
     assert [topic.name for topic in topics] == ["linux"]  # tv has 3 posts, under 8
     assert len(topics[0].relevant) == 9 and topics[0].description
+
+
+def _docbook_page(title: str, entries: dict[str, str]) -> str:
+    """A page as DocBook's chunked HTML makes it: a navigation header, then its table of contents."""
+    items = "".join(
+        f'<dt><span class="chapter"><a href="{href}">{text}</a></span></dt>' for href, text in entries.items()
+    )
+    return (
+        '<html><body><div class="navheader"><a href="index.html">Home</a></div>'
+        f'<div class="part"><h1>{title}</h1>'
+        f'<div class="toc"><dl class="toc">{items}</dl></div></div></body></html>'
+    )
+
+
+def test_table_of_contents_finds_an_entry_and_the_pages_under_it(tmp_path: Path) -> None:
+    pages = {
+        "index.html": {"tutorial.html": "I. Tutorial", "sql.html": "II. The <b>SQL</b> Language"},
+        "tutorial.html": {"tutorial-sql.html": "2. The SQL Language"},
+        "sql.html": {"ddl.html": "5. Data Definition", "dml.html#x": "6. Data Manipulation"},
+        "ddl.html": {"ddl-basics.html": "5.1. Table Basics", "https://elsewhere.test/a.html": "Elsewhere"},
+        "ddl-basics.html": {"ddl.html": "5. Data Definition"},  # a loop: met once
+        "dml.html": {},
+    }
+    for name, entries in pages.items():
+        (tmp_path / name).write_text(_docbook_page(name, entries), "utf-8")
+    toc = TableOfContents(tmp_path, DOCBOOK_TOC)
+    assert toc.links("/sql.html") == [
+        ("/ddl.html", "5. Data Definition"),
+        ("/dml.html", "6. Data Manipulation"),
+    ]
+    assert toc.links("/missing.html") == []
+    assert toc.find("II. The SQL Language", "/") == "/sql.html"  # numbered: not the tutorial's chapter
+    assert toc.find("5.1. Table Basics", "/") == "/ddl-basics.html"  # two tables of contents down
+    assert toc.find("Appendixes", "/") is None
+    assert toc.under("/sql.html") == {"/sql.html", "/ddl.html", "/dml.html", "/ddl-basics.html"}
+    topics = toc_topics("docs", toc, "/", {"II. The SQL Language": "SQL.", "IX. Missing": "Nothing."})
+    assert [(topic.name, len(topic.relevant)) for topic in topics] == [("II. The SQL Language", 4)]
+
+
+def test_postgresql_topics_are_the_manuals_parts() -> None:
+    site = next(site for site in catalogue(Path(), DEFAULT_CACHE) if site.name == "postgresql-docs")
+    if not (site.root / "index.html").is_file():
+        pytest.skip(f"{site.root} is missing (make sites-data, or apt-get install postgresql-doc-15)")
+    topics = {
+        topic.name: topic.relevant
+        for topic in toc_topics(site.name, TableOfContents(site.root, DOCBOOK_TOC), "/", POSTGRESQL_TOPICS)
+    }
+    assert list(topics) == list(POSTGRESQL_TOPICS)
+    pages = sum(1 for _ in site.root.glob("*.html"))
+    assert pages > 1000
+    for name, relevant in topics.items():
+        assert 100 <= len(relevant) <= 250, (
+            name
+        )  # each far above a crawl's first 100 pages, far below the site
+        assert all((site.root / path.lstrip("/")).is_file() for path in relevant), name
+    assert "/sql-createtable.html" in topics["I. SQL Commands"]
+    assert "/tutorial-sql.html" not in topics["II. The SQL Language"]  # the tutorial's chapter of that name
+    assert "/libpq-connect.html" in topics["IV. Client Interfaces"]
+    assert "/plpgsql.html" in topics["V. Server Programming"]
+    names = list(topics)
+    for index, name in enumerate(names):
+        for other in names[index + 1 :]:
+            assert not topics[name] & topics[other], (name, other)  # the parts do not share pages
 
 
 def test_tables_and_targets() -> None:
