@@ -30,12 +30,11 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     """Add the tables, the column and the views."""
-    dialect = op.get_bind().dialect.name
     _tables()
     op.add_column("pages", sa.Column("gone_at", sa.DateTime(timezone=True), nullable=True))
     op.add_column("pages", sa.Column("relevance", sa.Float(), nullable=True))
     op.execute("DROP VIEW clean_pages")
-    for view in _views(dialect):
+    for view in _views(op.get_bind().dialect.name):
         op.execute(view)
 
 

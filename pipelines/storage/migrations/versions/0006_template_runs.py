@@ -134,6 +134,9 @@ _PG_ELEMENT = """
             WHEN 'array' THEN (a.v ->> 0)::bigint END AS number,
         CASE WHEN json_typeof(a.v) = 'array' THEN (a.v ->> 1)::int ELSE 1 END AS size
 """
+# PostgreSQL: the elements `a.v` of a page's (`p`) array in order (`a.n`), each read as `s` (`_PG_ELEMENT`).
+_PG_ELEMENTS = f"""json_array_elements(p.blocks) WITH ORDINALITY AS a(v, n)
+            CROSS JOIN LATERAL ({_PG_ELEMENT}) AS s"""
 # As many zeros as the run `j` holds blocks.
 _RUN_ZEROS = _ZEROS.format(n="json_extract(j.value, '$[1]')")
 # The clean text of a page (`p`): its content blocks in order, one a line, runs expanded.
@@ -153,8 +156,7 @@ _CLEAN_TEXT = {
     "postgresql": f"""(
             SELECT string_agg(CASE WHEN s.string IS NOT NULL THEN substr(s.string, 2) ELSE b.text END,
                 E'\\n' ORDER BY a.n, g.step)
-            FROM json_array_elements(p.blocks) WITH ORDINALITY AS a(v, n)
-            CROSS JOIN LATERAL ({_PG_ELEMENT}) AS s
+            FROM {_PG_ELEMENTS}
             CROSS JOIN LATERAL generate_series(0, s.size - 1) AS g(step)
             LEFT JOIN blocks AS b ON b.id = (s.number >> 6) + g.step
             WHERE CASE WHEN s.string IS NOT NULL THEN ascii(s.string) < 96 ELSE (s.number & 32) <> 0 END
@@ -211,9 +213,7 @@ FROM (
     FROM (
         SELECT p.id AS page_id, s.string, s.number, s.size,
             sum(s.size) OVER (PARTITION BY p.id ORDER BY a.n) AS stop
-        FROM pages AS p
-        CROSS JOIN LATERAL json_array_elements(p.blocks) WITH ORDINALITY AS a(v, n)
-        CROSS JOIN LATERAL ({_PG_ELEMENT}) AS s
+        FROM pages AS p CROSS JOIN LATERAL {_PG_ELEMENTS}
     ) AS x
     CROSS JOIN LATERAL generate_series(0, x.size - 1) AS g(step)
 ) AS e

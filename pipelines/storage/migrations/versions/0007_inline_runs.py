@@ -32,7 +32,7 @@ def upgrade() -> None:
     module = context.script.get_revision("0006").module
     module._rewrite_arrays(lambda stored: pack(unpack(stored)))
     module._replace_views(_page_blocks(dialect), module._index_savings(dialect, module._REFERENCES[dialect]))
-    module._replace_clean_pages(_CLEAN_TEXT[dialect].format(element=module._PG_ELEMENT))
+    module._replace_clean_pages(_CLEAN_TEXT[dialect].format(elements=module._PG_ELEMENTS))
 
 
 def downgrade() -> None:
@@ -70,8 +70,7 @@ _CLEAN_TEXT = {
             SELECT string_agg(CASE WHEN s.string IS NULL THEN b.text WHEN ascii(s.string) = 33
                 THEN replace(substr(s.string, 3), chr(127), E'\\n') ELSE substr(s.string, 2) END,
                 E'\\n' ORDER BY a.n, g.step)
-            FROM json_array_elements(p.blocks) WITH ORDINALITY AS a(v, n)
-            CROSS JOIN LATERAL ({element}) AS s
+            FROM {elements}
             CROSS JOIN LATERAL generate_series(0, s.size - 1) AS g(step)
             LEFT JOIN blocks AS b ON b.id = (s.number >> 6) + g.step
             WHERE CASE WHEN s.string IS NOT NULL THEN ascii(s.string) < 96 OR ascii(s.string) = 33
@@ -86,7 +85,7 @@ def _page_blocks(dialect: str) -> str:
     module = context.script.get_revision("0006").module
     columns, source = (
         module._PAGE_BLOCKS_COLUMNS[dialect],
-        _BLOCKS[dialect].format(element=module._PG_ELEMENT),
+        _BLOCKS[dialect].format(elements=module._PG_ELEMENTS),
     )
     return (
         f"CREATE VIEW page_blocks AS\n{columns}\nFROM ({source}) AS e\n"
@@ -129,9 +128,7 @@ _POSTGRESQL_BLOCKS = """
         FROM (
             SELECT p.id AS page_id, s.string, s.number, r.size,
                 sum(r.size) OVER (PARTITION BY p.id ORDER BY a.n) AS stop
-            FROM pages AS p
-            CROSS JOIN LATERAL json_array_elements(p.blocks) WITH ORDINALITY AS a(v, n)
-            CROSS JOIN LATERAL ({element}) AS s
+            FROM pages AS p CROSS JOIN LATERAL {elements}
             CROSS JOIN LATERAL (
                 SELECT CASE WHEN ascii(s.string) = 33 THEN length(s.string)
                     - length(replace(s.string, chr(127), '')) + 1 ELSE s.size END AS size
