@@ -71,32 +71,33 @@ class Summary:
 
 
 @dataclass(slots=True, frozen=True)
+class Tally:
+    """How many snippets of one kind came out as wanted (found, or absent), of how many."""
+
+    hits: int = 0
+    total: int = 0
+
+    @property
+    def share(self) -> float | None:
+        """The share of hits, or None when there was no snippet to count."""
+        return self.hits / self.total if self.total else None
+
+    def __add__(self, other: Tally) -> Tally:
+        """Pool two tallies."""
+        return Tally(self.hits + other.hits, self.total + other.total)
+
+
+@dataclass(slots=True, frozen=True)
 class SnippetScore:
-    """How many `with` snippets a text contains and how many `without` snippets it avoids."""
+    """How many `with` snippets a text contains (`found`) and how many `without` snippets it avoids
+    (`absent`)."""
 
-    with_found: int = 0
-    with_total: int = 0
-    without_absent: int = 0
-    without_total: int = 0
-
-    @property
-    def with_share(self) -> float | None:
-        """Share of `with` snippets found, or None when there were none to find."""
-        return self.with_found / self.with_total if self.with_total else None
-
-    @property
-    def without_share(self) -> float | None:
-        """Share of `without` snippets absent, or None when there were none to avoid."""
-        return self.without_absent / self.without_total if self.without_total else None
+    found: Tally = Tally()
+    absent: Tally = Tally()
 
     def __add__(self, other: SnippetScore) -> SnippetScore:
         """Pool the counts of two scores (micro-average over all snippets)."""
-        return SnippetScore(
-            self.with_found + other.with_found,
-            self.with_total + other.with_total,
-            self.without_absent + other.without_absent,
-            self.without_total + other.without_total,
-        )
+        return SnippetScore(self.found + other.found, self.absent + other.absent)
 
 
 def tokenize(text: str) -> list[str]:
@@ -145,10 +146,8 @@ def score_snippets(text: str, with_: Iterable[str], without: Iterable[str]) -> S
     wanted = [fold_whitespace(s) for s in with_]
     unwanted = [fold_whitespace(s) for s in without]
     return SnippetScore(
-        with_found=sum(1 for s in wanted if s in folded),
-        with_total=len(wanted),
-        without_absent=sum(1 for s in unwanted if s not in folded),
-        without_total=len(unwanted),
+        found=Tally(sum(1 for s in wanted if s in folded), len(wanted)),
+        absent=Tally(sum(1 for s in unwanted if s not in folded), len(unwanted)),
     )
 
 

@@ -175,11 +175,8 @@ def _share(score: SnippetScore | None, wanted: bool) -> str:
     """A snippet share as `0.812 (1234/1520)`, or `-` when there is nothing to count."""
     if score is None:
         return "-"
-    if wanted:
-        hits, total = score.with_found, score.with_total
-    else:
-        hits, total = score.without_absent, score.without_total
-    return f"{hits / total:.3f} ({hits}/{total})" if total else "-"
+    tally = score.found if wanted else score.absent
+    return f"{tally.hits / tally.total:.3f} ({tally.hits}/{tally.total})" if tally.total else "-"
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -224,8 +221,8 @@ def _fields(evaluation: Evaluation) -> dict[str, Any]:
         }
     if evaluation.snippets is not None:
         fields["snippets"] = {
-            "with_found": _rounded(evaluation.snippets.with_share),
-            "without_absent": _rounded(evaluation.snippets.without_share),
+            "with_found": _rounded(evaluation.snippets.found.share),
+            "without_absent": _rounded(evaluation.snippets.absent.share),
         }
     return fields
 

@@ -111,9 +111,9 @@ def test_no_pages() -> None:
 def test_snippets_fold_whitespace_and_keep_case() -> None:
     text = "Breaking news:\n  the   river\trose.\nHome | Login"
     score = score_snippets(text, ["the river rose.", "The river rose."], ["Login", "Order Now"])
-    assert (score.with_found, score.with_total) == (1, 2)
-    assert (score.without_absent, score.without_total) == (1, 2)
-    assert (score.with_share, score.without_share) == (0.5, 0.5)
+    assert (score.found.hits, score.found.total) == (1, 2)
+    assert (score.absent.hits, score.absent.total) == (1, 2)
+    assert (score.found.share, score.absent.share) == (0.5, 0.5)
     pooled = score + score_snippets("nothing", ["x"], [])
-    assert (pooled.with_found, pooled.with_total, pooled.without_total) == (1, 3, 2)
-    assert score_snippets("text", [], []).with_share is None
+    assert (pooled.found.hits, pooled.found.total, pooled.absent.total) == (1, 3, 2)
+    assert score_snippets("text", [], []).found.share is None
