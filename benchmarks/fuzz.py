@@ -1158,18 +1158,25 @@ def _table(title: str, buckets: Mapping[str, Bucket], slow: float) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class RunSettings:
-    """The knobs of one run (the command line's options)."""
+class Limits:
+    """What one input may take: every command's options (a run, a replay and a shrink alike)."""
 
-    inputs: int = 100_000
-    seed: int = 0
-    workers: int = 2
     time_cap: float = 5.0
     """Seconds of CPU an input may take before it counts as a hang and its worker is restarted."""
     memory_mb: int = 2048
     """Each worker's address-space limit."""
     slow: float = 1.0
     """Seconds of CPU over which an input that finished is saved as slow."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunSettings:
+    """The knobs of one run (the command line's options)."""
+
+    inputs: int = 100_000
+    seed: int = 0
+    workers: int = 2
+    limits: Limits = Limits()
     out: Path = DEFAULT_OUT
     progress: bool = False
 
@@ -1208,7 +1215,7 @@ class _Recorder:
 
     def __init__(self, settings: RunSettings, corpus: Corpus, inputs: TextIO, log: TextIO) -> None:
         self.settings, self.corpus, self.inputs, self.log = settings, corpus, inputs, log
-        self.findings, self.tally = Findings(settings.out), Tally(settings.slow)
+        self.findings, self.tally = Findings(settings.out), Tally(settings.limits.slow)
         self.started = self.last_progress = time.monotonic()
 
     def add(self, task: Task, outcome: Outcome) -> None:
@@ -1222,7 +1229,7 @@ class _Recorder:
             outcome = replace(outcome, detail=mutated.detail, size=len(mutated.input.body))
         self.tally.add(case, outcome, _describe(case, outcome, corpus))
         _log_input(self.inputs, case, outcome, corpus)
-        kind = _finding_kind(outcome, self.settings.slow)
+        kind = _finding_kind(outcome, self.settings.limits.slow)
         if kind:
             self.tally.findings.append(_save_finding(case, kind, outcome, corpus, self.findings))
         if self.settings.progress and time.monotonic() - self.last_progress > 30:
@@ -1244,12 +1251,12 @@ def run(
     settings.out.mkdir(parents=True, exist_ok=True)
     names = list(targets)
     cases = (make_case(settings.seed, index, names, len(corpus.pages)) for index in range(settings.inputs))
-    setup = WorkerSetup(corpus.pages, targets, settings.memory_mb, warm)
+    setup = WorkerSetup(corpus.pages, targets, settings.limits.memory_mb, warm)
     started, startup, restarts, stopped = time.monotonic(), 0.0, 0, ""
     with _open_inputs_log(settings.out) as inputs:
         recorder = _Recorder(settings, corpus, inputs, log)
         try:
-            with Pool(settings.workers, setup, settings.time_cap) as pool:
+            with Pool(settings.workers, setup, settings.limits.time_cap) as pool:
                 startup = time.monotonic() - started
                 try:
                     for task, outcome in pool.map(Task(case) for case in cases):
@@ -1292,15 +1299,15 @@ def _progress(log: TextIO, tally: Tally, planned: int, elapsed: float) -> None:
 
 
 def replay(
-    path: Path, time_cap: float = 5.0, memory_mb: int = 2048, targets: Mapping[str, Target] = TARGETS,
-    target: str | None = None, warm: Callable[[], None] | None = warm_up,
+    path: Path, limits: Limits = Limits(), targets: Mapping[str, Target] = TARGETS, target: str | None = None,
+    warm: Callable[[], None] | None = warm_up,
 ) -> tuple[dict[str, Any], Outcome]:  # fmt: skip
     """Run a saved input again, in a worker under the same caps; its log line and the outcome."""
     data, record = read_finding(path)
     name = target or record.get("target") or "extract"
     case = Case(int(record.get("seed", 0)), int(record.get("index", 0)), name, record.get("mutation", "?"), 0)
     task = Task(case, data, record.get("url") or case.url)
-    with Pool(1, WorkerSetup((), targets, memory_mb, warm), time_cap) as pool:
+    with Pool(1, WorkerSetup((), targets, limits.memory_mb, warm), limits.time_cap) as pool:
         return record, pool.run_one(task)
 
 
@@ -1315,27 +1322,27 @@ def failure_signature(outcome: Outcome) -> str:
 
 
 def shrink(
-    path: Path, settings: RunSettings, targets: Mapping[str, Target] = TARGETS, trials: int = 2000,
+    path: Path, limits: Limits, targets: Mapping[str, Target] = TARGETS, trials: int = 2000,
     seconds: float = 900.0, log: TextIO = sys.stderr, warm: Callable[[], None] | None = warm_up,
 ) -> Path:  # fmt: skip
     """Delete byte ranges from a saved input while it still fails the same way; save the smallest.
 
     A crash must keep its signature (`failure_signature`); a hang or a slow input must stay slower than
-    `settings.slow`. Chunks halve from half the input down to single bytes, within `trials` runs and
+    `limits.slow`. Chunks halve from half the input down to single bytes, within `trials` runs and
     `seconds`.
     """
     data, record = read_finding(path)
     name = record.get("target") or "extract"
     case = Case(int(record.get("seed", 0)), int(record.get("index", 0)), name, record.get("mutation", "?"), 0)
     url = record.get("url") or case.url
-    with Pool(1, WorkerSetup((), targets, settings.memory_mb, warm), settings.time_cap) as pool:
+    with Pool(1, WorkerSetup((), targets, limits.memory_mb, warm), limits.time_cap) as pool:
         wanted = pool.run_one(Task(case, data, url))
         signature = failure_signature(wanted)
 
         def fails(body: bytes) -> bool:
             outcome = pool.run_one(Task(case, replace(data, body=body), url))
             if signature in ("hang", "ok"):
-                return outcome.status == "hang" or outcome.cpu > settings.slow
+                return outcome.status == "hang" or outcome.cpu > limits.slow
             return failure_signature(outcome) == signature
 
         print(f"shrinking {len(data.body):,} bytes, {signature}", file=log)
@@ -1393,11 +1400,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; 1 when a run found crashes or hangs or a replay still fails, 2 when a run stopped
     early."""
     options = _arguments(argv)
+    limits = Limits(options.time_cap, options.memory_mb, options.slow)
     if options.command == "replay":
-        return _replay_command(options)
+        return _replay_command(options, limits)
     if options.command == "shrink":
-        settings = RunSettings(time_cap=options.time_cap, memory_mb=options.memory_mb, slow=options.slow)
-        shrink(options.file, settings, trials=options.trials)
+        shrink(options.file, limits, trials=options.trials)
         return 0
     corpus = find_corpus(options.shared.resolve())
     if corpus.missing:
@@ -1408,10 +1415,7 @@ def main(argv: list[str] | None = None) -> int:
             + f" (set CLEANCRAWL_SHARED); fuzzing {note}",
             file=sys.stderr,
         )  # fmt: skip
-    settings = RunSettings(
-        options.inputs, options.seed, options.workers, options.time_cap, options.memory_mb, options.slow,
-        options.out, progress=True,
-    )  # fmt: skip
+    settings = RunSettings(options.inputs, options.seed, options.workers, limits, options.out, progress=True)
     report = run(settings, corpus)
     print("\n".join(report.lines()))
     if report.stopped:
@@ -1419,14 +1423,14 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if report.crashes or report.hangs else 0
 
 
-def _replay_command(options: argparse.Namespace) -> int:
-    record, outcome = replay(options.file, options.time_cap, options.memory_mb, target=options.target)
+def _replay_command(options: argparse.Namespace, limits: Limits) -> int:
+    record, outcome = replay(options.file, limits, target=options.target)
     kind, target = record.get("kind", "?"), record.get("target", "?")
     print(f"{options.file}: {kind} of {target}, {record.get('detail', '')}")
     times = f"{outcome.cpu:.3f} s CPU, {outcome.seconds:.3f} s wall"
     print(f"now: {outcome.status} in {times} ({outcome.size:,} bytes)")
     print(outcome.note)
-    failing = outcome.status != "ok" or outcome.cpu > options.slow
+    failing = outcome.status != "ok" or outcome.cpu > limits.slow
     return 1 if failing else 0
 
 

@@ -211,7 +211,7 @@ def _harness_run(
     tmp_path: Path, target: fuzz.Target, inputs: int, time_cap: float = 5.0, memory_mb: int = 2048
 ) -> fuzz.Report:
     """A run of `target` alone, one worker, no warm-up (these targets need none)."""
-    settings = fuzz.RunSettings(inputs, 0, 1, time_cap, memory_mb, out=tmp_path)
+    settings = fuzz.RunSettings(inputs, 0, 1, fuzz.Limits(time_cap, memory_mb), out=tmp_path)
     return fuzz.run(settings, fuzz.fixtures_corpus(), {"test": target}, warm=None)
 
 
@@ -270,7 +270,7 @@ def test_replay_runs_the_real_targets(tmp_path: Path) -> None:
     findings = fuzz.Findings(tmp_path)
     case = fuzz.Case(0, 5, "spider", "truncate", 0)
     saved = findings.save(case, "slow", PAGE, {"detail": "the fixture itself"})
-    record, outcome = fuzz.replay(saved, time_cap=30)
+    record, outcome = fuzz.replay(saved, fuzz.Limits(time_cap=30))
     assert record["target"] == "spider" and outcome.status == "ok"
     assert outcome.note.startswith("1 pages")
 
