@@ -110,9 +110,12 @@ class Figures:
     name: str
     pages: int
     seconds: float
+    """The run ("cleancrawl", "single-page", another method's name or a peer's), the pages it kept (a peer:
+    the ground-truth pages it extracted) and its wall time."""
     max_rss_mb: float | None = None
     stored_vs_html: float | None = None
     stored_vs_text: float | None = None
+    """The store's bytes against the pages' HTML and against their clean text (`index_savings`)."""
     f1: Summary | None = None
     # Site models: seconds inline (observing, revising) and re-cleaning stored pages, within `seconds`.
     model_seconds: float | None = None

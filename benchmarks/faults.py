@@ -75,9 +75,11 @@ UNSERVABLE = frozenset({Fault.PERMANENT_500, Fault.OVERSIZED})
 
 @dataclass(frozen=True, slots=True)
 class FaultRates:
-    """The share of paths given each fault (server errors are split evenly into 503s and 500s)."""
+    """The share of paths given each fault."""
 
     server_error: float = 0.05
+    """Server errors: half of them a 503 that a later attempt gets past (`Fault.TRANSIENT_503`), half a
+    500 that stays (`Fault.PERMANENT_500`)."""
     reset: float = 0.02
     """The connection is reset half-way through a body sent with no Content-Length."""
     slow: float = 0.01

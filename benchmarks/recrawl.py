@@ -167,8 +167,11 @@ class Result:
 
     spec: Spec
     ticks: int = 0
+    """Times of the span the clock stood at (`spec.tick` apart); a crawl ran at those where a URL was due
+    (`crawls`)."""
     crawls: int = 0
     fetches: int = 0
+    """Every request the site answered, robots.txt included: `ok` (200), `not_modified` (304), `other`."""
     ok: int = 0
     not_modified: int = 0
     other: int = 0

@@ -45,10 +45,14 @@ class FleetRun:
 
     processes: int
     seconds: float
+    """The crawl processes run side by side on one database and one Redis, and the wall time until the last
+    of them ended."""
     pages: int
     distinct_pages: int
+    """The rows of `pages` and the distinct URLs among them (a page stored twice counts once)."""
     fetches: int
     duplicates: int
+    """The requests the web server logged, and the fetches of a path after its first (robots.txt aside)."""
     children: list[ChildRun]
     stored: list[int]
     outcome: dict[str, tuple[str, str]]

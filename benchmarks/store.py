@@ -315,6 +315,8 @@ class Phrase:
     text: str
     baseline_pages: int
     store_pages: int
+    """The pages each store returns for the phrase, quoted, with every page a candidate: the baseline's and
+    cleancrawl's (which should return none)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,8 @@ class UrlRecord:
     site: str
     state: UrlState
     reason: str = ""
+    """Why, in a word or two: what redirected (`meta_refresh`), the error (`timeout`, `http_410`), the guard
+    that refused the URL, or the message of the pipeline that dropped its page."""
     target: str = ""
     """Where a redirect or an alias leads."""
     fetched_at: datetime | None = None
