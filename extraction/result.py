@@ -110,9 +110,11 @@ class BlockKind(Enum):
 class BlockFeatures:
     """Per-block features of seed 002, raw counts and page-normalised densities.
 
-    `__init__` is written out (with the defaults), not generated: compiled (setup.py), a generated one
-    runs as interpreted code setting each field through a descriptor, 5x slower on a hot constructor.
-    Every parameter has a default: compiled, pickle and copy call `__init__()` before restoring fields.
+    `__init__` takes the counts, which segmentation gives; the densities and scores start at 0 and are
+    `extraction.features`' to compute, from the page's totals. It is written out, not generated: compiled
+    (setup.py), a generated one runs as interpreted code setting each field through a descriptor, 5x
+    slower on a hot constructor. Every parameter has a default: compiled, pickle and copy call
+    `__init__()` before restoring fields.
     """
 
     text_length: int
@@ -141,28 +143,13 @@ class BlockFeatures:
     content_weight: float
     """Seed 002's (1 - NLTD) + NATD + beta * PMD, less the noise-word penalty."""
 
-    def __init__(  # noqa: PLR0913 (one parameter per field, as the generated one)
-        self,
-        text_length: int = 0,
-        word_count: int = 0,
-        link_count: int = 0,
-        link_text_length: int = 0,
-        image_count: int = 0,
-        image_size: int = 0,
-        interaction_count: int = 0,
-        interaction_size: int = 0,
-        form_count: int = 0,
-        form_size: int = 0,
-        email_count: int = 0,
-        punctuation_count: int = 0,
+    def __init__(  # noqa: PLR0913 (one parameter per count)
+        self, text_length: int = 0, word_count: int = 0, link_count: int = 0, link_text_length: int = 0,
+        image_count: int = 0, image_size: int = 0, interaction_count: int = 0, interaction_size: int = 0,
+        form_count: int = 0, form_size: int = 0, email_count: int = 0, punctuation_count: int = 0,
         depth: int = 0,
-        position: float = 0.0,
-        nltd: float = 0.0,
-        natd: float = 0.0,
-        pmd: float = 0.0,
-        noise_score: float = 0.0,
-        content_weight: float = 0.0,
-    ) -> None:
+    ) -> None:  # fmt: skip
+        self.position = self.nltd = self.natd = self.pmd = self.noise_score = self.content_weight = 0.0
         self.text_length = text_length
         self.word_count = word_count
         self.link_count = link_count
@@ -176,12 +163,6 @@ class BlockFeatures:
         self.email_count = email_count
         self.punctuation_count = punctuation_count
         self.depth = depth
-        self.position = position
-        self.nltd = nltd
-        self.natd = natd
-        self.pmd = pmd
-        self.noise_score = noise_score
-        self.content_weight = content_weight
 
 
 @dataclass(slots=True, init=False)

@@ -182,14 +182,13 @@ class Node:
         names: str = "",
         record: str = "",
     ) -> None:
+        self.text_chars = self.link_chars = 0
         self.tag = tag
         self.parent = parent
         self.depth = depth
         self.step = step
         self.names = names
         self.record = record
-        self.text_chars = 0
-        self.link_chars = 0
 
 
 @dataclass(slots=True)

@@ -110,9 +110,9 @@ class Subtrees:
     def features(self, node_id: int) -> BlockFeatures:
         """The node's features as one block of seed 002: summed counts and shares, NLTD of the sums."""
         *counts, natd, pmd = self.sums[node_id].tolist()
-        features = BlockFeatures(**dict(zip(_COUNTS, map(round, counts), strict=True)), natd=natd, pmd=pmd)
+        features = BlockFeatures(**dict(zip(_COUNTS, map(round, counts), strict=True)))
         text, links = features.text_length, features.link_text_length
-        features.nltd = min(links / text, 1.0) if text else 1.0
+        features.nltd, features.natd, features.pmd = min(links / text, 1.0) if text else 1.0, natd, pmd
         return features
 
     def blocks(self, node_id: int) -> list[Block]:
