@@ -4,8 +4,9 @@ link sits after cleaning.
 A page's relevance is its clean text's (`extraction.topic.TopicModel`, BM25 with statistics learned from the
 crawl's own clean pages). A link's priority combines, by the ``FOCUS_*`` weights:
 
-- the relevance of the block the link sits in (``FOCUS_BLOCK_WEIGHT``),
-- the relevance of its anchor text (``FOCUS_ANCHOR_WEIGHT``),
+- the relevance of the block the link sits in (``FOCUS_BLOCK_WEIGHT``): the higher of the block's own and
+  its run's (`block_runs`: the list or section around it),
+- the relevance of its anchor text and of the words of its URL's path (``FOCUS_ANCHOR_WEIGHT``),
 - the relevance of its page (``FOCUS_PAGE_WEIGHT``),
 
 times ``FOCUS_TEMPLATE_FACTOR`` when the block is noise (a menu, a "latest posts" box, a footer): the site's
@@ -19,8 +20,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
-from extraction import ExtractionResult, Label
+from extraction import Block, ExtractionResult, Label
 from extraction.topic import Topic, TopicModel, terms
 
 # Scrapy priorities are integers: relevance in thousandths.
@@ -114,17 +116,43 @@ class Focus:
     def priorities(self, result: ExtractionResult, page_relevance: float) -> dict[str, int]:
         """Each link's priority (higher first)."""
         weights, blocks = self.weights, result.blocks
+        runs = block_runs(blocks) if weights.block_signal else []
         block_scores: dict[int, float] = {}
+        run_scores: dict[int, float] = {}
         found = {}
         for url, position, anchor in result.link_blocks():
             score = (
-                weights.anchor_weight * self.model.relevance(anchor) + weights.page_weight * page_relevance
+                weights.anchor_weight * self.model.relevance(f"{anchor} {url_words(url)}")
+                + weights.page_weight * page_relevance
             )
             if weights.block_signal and 0 <= position < len(blocks):
                 if position not in block_scores:
-                    block_scores[position] = self.model.relevance(blocks[position].text)
+                    start, end = runs[position]
+                    if start not in run_scores:
+                        run_scores[start] = self.model.relevance("\n".join(b.text for b in blocks[start:end]))
+                    own = self.model.relevance(blocks[position].text)
+                    block_scores[position] = max(own, run_scores[start])
                 score += weights.block_weight * block_scores[position]
                 if blocks[position].label is not Label.CONTENT:
                     score *= weights.template_factor
             found[url] = round(_SCALE * score)
         return found
+
+
+def block_runs(blocks: list[Block]) -> list[tuple[int, int]]:
+    """Each block's run, (start, end) positions: the consecutive blocks of one DOM path, such as the items of
+    a list or the paragraphs of a section. A link is judged by its run: one entry of a table of contents
+    says little, the list it sits in says what the links around it are about."""
+    runs: list[tuple[int, int]] = []
+    start = 0
+    for position in range(1, len(blocks) + 1):
+        if position == len(blocks) or blocks[position].path != blocks[start].path:
+            runs.extend([(start, position)] * (position - start))
+            start = position
+    return runs
+
+
+def url_words(url: str) -> str:
+    """The words of a URL's path (``/docs/growing-tomatoes.html``: docs growing tomatoes html): what the link
+    says of its page besides its anchor text."""
+    return unquote(urlsplit(url).path)

@@ -9,8 +9,8 @@ from scrapy.settings import Settings
 
 from crawler import default_settings
 from crawler.checks import settings_group
-from crawler.focus import Focus, FocusWeights, Saturation, parse_topic
-from extraction import ExtractionConfig, extract
+from crawler.focus import Focus, FocusWeights, Saturation, block_runs, parse_topic
+from extraction import Block, ExtractionConfig, extract
 from extraction.topic import Topic
 
 # A menu and an article that link with the same words: the article's link sits in content.
@@ -72,3 +72,32 @@ def test_saturation_comes_when_relevant_pages_stop_bringing_new_words() -> None:
         saturation.add(["tomato", "seed", "sowing", "compost"])
     assert saturation.saturated
     assert not Saturation(pages=0, new_share=0.2).saturated
+
+
+def test_block_runs_are_consecutive_blocks_of_one_path() -> None:
+    menu, article = "body/nav/ul/li", "body/main/p"
+    paths = [menu, menu, "body/main/h1", article, article, menu]
+    runs = block_runs([Block(position, path) for position, path in enumerate(paths)])
+    assert runs == [(0, 2), (0, 2), (2, 3), (3, 5), (3, 5), (5, 6)]
+    assert block_runs([]) == []
+
+
+# Two lists of links in a page's content: the same anchor words, in a list about the topic and in another.
+LISTS = """<!DOCTYPE html><html><head><title>Garden guides</title></head><body><main><h1>Guides</h1>
+<p>Every guide the club has written over the years, with the notes of the members who tried them out.</p>
+<h2>Vegetables</h2><ul><li><a href="/veg/sowing">Sowing tomatoes under glass</a></li>
+<li><a href="/veg/pinching">Pinching out tomato side shoots</a></li>
+<li><a href="/veg/watering">Watering</a></li></ul>
+<h2>The club</h2><ul><li><a href="/club/history">Our history</a></li>
+<li><a href="/club/watering">Watering</a></li><li><a href="/club/hours">Opening hours</a></li></ul>
+</main></body></html>"""
+
+
+def test_a_link_is_judged_by_the_list_it_sits_in() -> None:
+    result = extract(LISTS, url="http://garden.test/guides", config=ExtractionConfig(anchor_texts=True))
+    focus = Focus(Topic.of("growing tomatoes"), weights())
+    priorities = focus.priorities(result, focus.page_relevance(result))
+    assert priorities["http://garden.test/veg/watering"] > priorities["http://garden.test/club/watering"]
+    plain = Focus(Topic.of("growing tomatoes"), weights(FOCUS_BLOCK_SIGNAL=False))
+    priorities = plain.priorities(result, plain.page_relevance(result))
+    assert priorities["http://garden.test/veg/watering"] == priorities["http://garden.test/club/watering"]
