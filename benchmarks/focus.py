@@ -7,7 +7,11 @@ description, never as URL patterns:
   maps each post to its categories); a page is relevant when it is a post of the category (the category's
   listing pages are not posts, so they do not count);
 - chapters of the Python 3.11 library reference: a page is relevant when it is the chapter's page or one of
-  the modules ``library/index.html`` lists under the chapter.
+  the modules ``library/index.html`` lists under the chapter;
+- parts of the PostgreSQL 15 manual (``postgresql-docs`` of `benchmarks.sites`, 1,169 pages, far more than a
+  crawl's budget; 130 to 212 relevant pages each): a page is relevant when it is under the part's entry in
+  the manual's own tables of contents (`TableOfContents`: the part's page lists its chapters and sections,
+  a chapter's page its sections, and so on down).
 
 Four crawls per topic, each ``scrapy crawl site`` in a subprocess into a fresh SQLite store, the same
 settings (two requests at a time, so that the frontier has a backlog and its order matters; AutoThrottle
@@ -26,8 +30,8 @@ the order of storage; fewer than N when fewer were stored); "to 80%" is the numb
 of the topic's relevant pages had been stored, or "not reached" within the budget. The ceiling of harvest@N
 is min(relevant, N) / N. The targets are issue 16's.
 
-Usage: ``python -m benchmarks.focus [--shared DIR] [--sites whizzy,python311] [--topics NAME,...]
-[--max-pages 200]``
+Usage: ``python -m benchmarks.focus [--shared DIR] [--sites whizzy,python311,postgresql-docs]
+[--topics NAME,...] [--max-pages 200]``
 """
 
 from __future__ import annotations
