@@ -65,7 +65,7 @@ def _label(page: Page, title: str, config: ExtractionConfig) -> str:
     if not page.blocks:
         return ""
     compute_features(page.blocks, config)
-    area = locate_content(page, config)
+    area = locate_content(page, config, title)
     if area is not None:
         join_neighbours(page, area, config)
     label_blocks(page, area, title, config)

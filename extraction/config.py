@@ -73,8 +73,18 @@ class ExtractionConfig:
     ancestor_levels: int = 3
     """A block's vote goes to its container and this many ancestors, times `ancestor_decay` a level."""
     class_hint_weight: float = 0.3
+    layout_text_share: float = 0.8
+    """A template-named node holding this share of the page's text and of its prose is the layout, not a
+    template part: its name neither discounts the votes inside it nor sets its blocks aside (a page nested in
+    a menu entry by an unclosed tag, `<body class="no-sidebar">`)."""
     wrapper_good_share: float = 0.5
     """A template-named node holding this share of the area's good text is a layout wrapper."""
+    headline_region_min_chars: int = 400
+    headline_region_min_share: float = 0.05
+    """A content node apart from the page's headline (the `<h1>` that repeats the title) gives way to the
+    best node of the headline's part of the page when that part holds at least this much good text and
+    its best node this share of the content node's score (a consent dialog or a footnote list outweighs a
+    product's or a service's own text)."""
     widen_good_ratio: float = 0.5
     widen_min_gain: float = 0.2
     """The content node widens to its parent while the parent adds at least `widen_good_ratio` good text of

@@ -2,9 +2,11 @@
 
 Each qualified block votes for its nearest ancestors (decaying with distance); the node with the best
 vote, discounted by its link-text density and by what its tag, class and id say, is the optimal content
-node. From there the area widens while parents add mostly good text, and a page whose prose is spread
-over many sections takes its `<main>` or body; a hub page (a listing with next to no prose) lets its
-link entries vote. `revise` then adds qualified siblings and repeated records (seed 001, step 5).
+node, unless it lies apart from the page's headline while the headline's part of the page holds prose
+(a consent dialog, a footnote list). From there the area widens while parents add mostly good text, and a
+page whose prose is spread over many sections takes its `<main>` or body; a hub page (a listing with next to
+no prose) lets its link entries vote. A template name on a node holding most of the page is the layout's.
+`revise` then adds qualified siblings and repeated records (seed 001, step 5).
 Inside the area a block is content unless it is the title, a caption, link-dominated, a responsive
 copy, or sits in a sub-container named like a template part.
 """
@@ -99,21 +101,36 @@ class NodeHints:
     never matched against the hint patterns.
     """
 
-    __slots__ = ("_contexts", "_hints", "_nodes", "_weight")
+    __slots__ = ("_contexts", "_hints", "_layout_prose", "_layout_share", "_nodes", "_prose", "_weight")
 
-    def __init__(self, nodes: list[Node], config: ExtractionConfig) -> None:
+    def __init__(self, nodes: list[Node], config: ExtractionConfig, prose: list[float]) -> None:
         self._nodes = nodes
         self._weight = config.class_hint_weight
+        # Each node's good text, unweighted: a mega-menu holds most of a thin page's text, not its prose, and
+        # comments may hold most of an article's prose, not of its page.
+        self._prose = prose
+        self._layout_share = config.layout_text_share
+        self._layout_prose = max(config.layout_text_share * prose[0], 1.0) if prose else 1.0
         self._hints = [-1.0] * len(nodes)
         self._contexts = [-1.0] * len(nodes)
 
     def hint(self, node_id: int) -> float:
-        """The node's own hint (see `node_hint`)."""
+        """The node's own hint (see `node_hint`); neutral on a node that holds most of the page's prose, which
+        is the layout whatever its name says (`ExtractionConfig.layout_text_share`)."""
         hint = self._hints[node_id]
         if hint < 0:
             node = self._nodes[node_id]
-            hint = self._hints[node_id] = _folded_name_hint(node.tag, node.names, self._weight)
+            hint = _folded_name_hint(node.tag, node.names, self._weight)
+            if hint < 1.0 and self._holds_the_page(node_id):
+                hint = 1.0
+            self._hints[node_id] = hint
         return hint
+
+    def _holds_the_page(self, node_id: int) -> bool:
+        return (
+            self._prose[node_id] >= self._layout_prose
+            and self._nodes[node_id].text_chars >= self._layout_share * self._nodes[0].text_chars
+        )
 
     def context(self, node_id: int) -> float:
         """The product of the template penalties of the node and its ancestors (content names do not
@@ -153,14 +170,15 @@ def block_vote(block: Block, config: ExtractionConfig, hub: bool = False) -> flo
     return vote * (1.0 - features.nltd) ** 2
 
 
-def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
+def locate_content(page: Page, config: ExtractionConfig, title: str = "") -> ContentArea | None:
     """Pick the optimal content node (seed 001, steps 3 and 4); None when no block qualifies.
 
     Blocks under a template-named container (comments, sidebar) vote with the weight of that context,
     so they win only when they clearly outweigh everything else (a forum thread, a comment-only page).
+    The page's `title` finds its headline, near which the content starts.
     """
-    hints = NodeHints(page.nodes, config)
-    good = _good_text(page, hints, config)
+    hints = NodeHints(page.nodes, config, _good_text(page, config))
+    good = _good_text(page, config, hints)
     hub = good[0] < config.hub_max_prose_chars
     scores = _node_scores(page, config, hints, hub)
     if not scores:
@@ -172,7 +190,10 @@ def locate_content(page: Page, config: ExtractionConfig) -> ContentArea | None:
         * _link_factor(page.nodes[node_id], hub)
         for node_id, score in scores.items()
     }
+    headline = _headline(page, title)
     best = max(final, key=final.__getitem__)
+    if headline >= 0:
+        best = _near_headline(page, best, final, good, page.block_nodes[headline], config)
     root = _widen(page, best, good, config)
     if good[root] < config.spread_share * good[0]:
         root = _main_or_body(page, root)
@@ -206,7 +227,7 @@ def _label_inside(
     block: Block, node_id: int, page: Page, area: ContentArea, title: str, config: ExtractionConfig
 ) -> tuple[Label, Rule, str]:
     features = block.features
-    if block.kind is BlockKind.HEADING and title and same_text(block.text, title) and block.tag == "h1":
+    if _is_headline(block, title):
         return Label.NOISE, Rule.PAGE_TITLE, "the page title"
     if block.kind is BlockKind.CAPTION and not config.include_captions:
         return Label.NOISE, Rule.CAPTION, "a figure caption"
@@ -315,6 +336,50 @@ def _largest_record_list(nodes: list[Node], hints: NodeHints, config: Extraction
     return best
 
 
+def _near_headline(
+    page: Page, best: int, final: dict[int, float], good: list[float], headline: int, config: ExtractionConfig
+) -> int:
+    """The best node of the headline's part of the page instead of a content node apart from it, or `best`.
+
+    The part is the headline's ancestor just below where it meets `best`. It must hold prose of its own:
+    an article whose headline sits in a page header above its body keeps its body.
+    """
+    nodes = page.nodes
+    if _holds(nodes, best, headline):
+        return best
+    ancestors = set()
+    current = best
+    while current >= 0:
+        ancestors.add(current)
+        current = nodes[current].parent
+    part = headline
+    while nodes[part].parent >= 0 and nodes[part].parent not in ancestors:
+        part = nodes[part].parent
+    if good[part] < config.headline_region_min_chars:
+        return best
+    candidates = [node_id for node_id in final if _holds(nodes, part, node_id)]
+    if not candidates:
+        return best
+    candidate = max(candidates, key=final.__getitem__)
+    return candidate if final[candidate] >= config.headline_region_min_share * final[best] else best
+
+
+def _headline(page: Page, title: str) -> int:
+    """The position of the page's headline block, or -1."""
+    if title:
+        for position, block in enumerate(page.blocks):
+            if _is_headline(block, title):
+                return position
+    return -1
+
+
+def _is_headline(block: Block, title: str) -> bool:
+    # An <h1> repeating the <title> (which adds the site's name) is the page's headline.
+    return (
+        block.tag == "h1" and block.kind is BlockKind.HEADING and bool(title) and same_text(block.text, title)
+    )
+
+
 def _in_article(nodes: list[Node], node_id: int) -> bool:
     while node_id >= 0:
         if nodes[node_id].tag == "article":
@@ -357,12 +422,15 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig) -
     return root
 
 
-def _good_text(page: Page, hints: NodeHints, config: ExtractionConfig) -> list[float]:
+def _good_text(page: Page, config: ExtractionConfig, hints: NodeHints | None = None) -> list[float]:
+    """Each node's prose: the text outside links of its blocks that are neither short nor link blocks,
+    weighted by their template context when `hints` are given."""
     good = [0.0] * len(page.nodes)
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         features = block.features
         if features.text_length >= config.short_block_chars and features.nltd <= config.max_link_density:
-            good[node_id] += features.text_length * (1.0 - features.nltd) * hints.context(node_id)
+            weight = hints.context(node_id) if hints is not None else 1.0
+            good[node_id] += features.text_length * (1.0 - features.nltd) * weight
     # Nodes are numbered in document order, so every child comes after its parent.
     for node_id in range(len(page.nodes) - 1, 0, -1):
         parent = page.nodes[node_id].parent

@@ -18,6 +18,8 @@ Three cross-page rules, each decision with a reason a person can read:
   container of the page's own content (a teaser card of another page) or a heading restating the page's
   headline (a reply's "Re: <topic>");
   so is the page's headline, the h1 repeating the title, in a place holding a new heading on every page.
+- A heading restating the page's headline is noise wherever it is (`Rule.PAGE_TITLE`): a thread's replies
+  may be content on the page itself, their subject lines say nothing new.
 Guardrails: tables, code and list items of the content are dropped only for an exact repeat (a shape
 match says little about rows of numbers or code lines) that the page itself does not repeat (an index's
 "module" under each entry is a field of its records, and records are what such a page is for), and a
@@ -190,7 +192,9 @@ class SiteModel:
         verdict: Verdict = (block.label, block.rule, block.reason)
         if block.label is Label.CONTENT:
             # Most blocks are content neither repeated nor out of place: no rule to call.
-            if pages >= context.frequent:
+            if context.echoes_headline(block):
+                verdict = (Label.NOISE, Rule.PAGE_TITLE, "restates the page's headline")
+            elif pages >= context.frequent:
                 verdict = self._repeated(block, text_pages, shape_pages, record_field, context)
             if verdict[0] is Label.CONTENT and not context.in_region(key.slot):
                 verdict = self._template_slot(block, key)
@@ -321,7 +325,7 @@ def _keep_section_heads(
     the first block after it (other heads aside) is content in the cluster's content region, and lies in
     the head's own container. A manual's "OPTIONS" and its "-v" recur on every page and may sit beside the
     region that holds the sections' text, and still name what follows; a "Related posts" heading followed
-    by noise stays noise."""
+    by noise stays noise, and so does a restatement of the page's headline."""
     following: int | None = None  # the index of the nearest block after this one that is not a head
     for index in range(len(blocks) - 1, -1, -1):
         block, key, decision = blocks[index], keys[index], decisions[index]
@@ -330,6 +334,7 @@ def _keep_section_heads(
             continue
         if (
             decision.label is Label.NOISE
+            and not context.echoes_headline(block)
             and following is not None
             and decisions[following].label is Label.CONTENT
             and in_region(keys[following].slot, context.region)

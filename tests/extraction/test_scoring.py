@@ -281,3 +281,46 @@ def test_the_article_after_an_unclosed_menu_button_is_content() -> None:
     assert result.text.startswith("Growing up on a farm, I thought everyone had")
     assert "Skip to content" not in result.text
     assert "Assessing Your Space" in result.text
+
+
+_SENTENCE = "A sentence of the article, with a clause or two, as a reader would find it. "
+
+
+def _paragraphs(label: str, count: int, sentences: int = 4) -> str:
+    return "".join(f"<p>{label} {n}. {_SENTENCE * sentences}</p>" for n in range(count))
+
+
+def test_an_article_nested_in_menu_entries_by_unclosed_tags_is_content() -> None:
+    # As on wcxb-dev page 0304 (blog.turbotax.intuit.com): each menu entry's dropdown <div> is never closed,
+    # so libxml2 ignores the entry's </li> and nests the next entry in it, and the article in the last.
+    entry = (
+        "<li class='menu-item menu-item-has-children'><div class='dropdown'><a href='#'>Topic {n}</a>"
+        "<ul class='dropdown-menu'><li class='menu-item'><a href='/{n}'>Page {n}</a></li></ul></li>"
+    )
+    menu = "<ul class='menu'>" + "".join(entry.format(n=n) for n in range(3)) + "</ul>"
+    article = f"<main><article><h1>Filing taxes</h1>{_paragraphs('Taxes', 6)}</article></main>"
+    html = f"<body><div class='banner'>{_paragraphs('Offer', 1)}</div>{menu}{article}</body>"
+    blocks = extract(html).blocks
+    assert find_block(blocks, "Taxes 3.").path.count("li.menu-item") == 3  # the nesting this test is about
+    assert find_block(blocks, "Taxes 3.").label is Label.CONTENT
+    assert find_block(blocks, "Offer 0.").label is Label.NOISE
+    assert find_block(blocks, "Page 1", exact=True).label is Label.NOISE
+    # Menu entries holding most of the page's prose are the layout: else their names discount the article,
+    # and the banner's paragraph wins.
+    named = extract(html, config=ExtractionConfig(layout_text_share=1.1)).blocks
+    assert find_block(named, "Taxes 3.").label is Label.NOISE
+
+
+def test_the_content_is_found_near_the_headline_not_in_a_dialog_apart() -> None:
+    # As on wcxb-dev pages 0574 and 2831: a consent dialog at the end of the page holds more prose than the
+    # page's own part under its headline.
+    own = f"<div class='page'><main><h1>Travel kettle</h1><div>{_paragraphs('Kettle', 2)}</div></main></div>"
+    sections = "".join(f"<div class='ot-cat-{n}'>{_paragraphs(f'Consent {n}', 1)}</div>" for n in range(6))
+    dialog = f"<div class='ot-sdk-container'><div class='ot-row'>{sections}</div></div>"
+    html = f"<html><head><title>Travel kettle - Shop</title></head><body>{own}{dialog}</body></html>"
+    blocks = extract(html).blocks
+    assert find_block(blocks, "Kettle 1.").label is Label.CONTENT
+    assert find_block(blocks, "Consent 3 0.").label is Label.NOISE
+    # Without the headline to go by, the dialog's prose wins the content area.
+    unanchored = extract(html, config=ExtractionConfig(headline_region_min_chars=10**6)).blocks
+    assert find_block(unanchored, "Consent 3 0.").label is Label.CONTENT
