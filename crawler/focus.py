@@ -9,10 +9,12 @@ crawl's own clean pages). A link's priority combines, by the ``FOCUS_*`` weights
 - the relevance of its anchor text and of the words of its URL's path (``FOCUS_ANCHOR_WEIGHT``),
 - the relevance of its page (``FOCUS_PAGE_WEIGHT``),
 
-times ``FOCUS_TEMPLATE_FACTOR`` when the block is noise (a menu, a "latest posts" box, a footer): the site's
-template links everywhere, its content links to what it is about. ``FOCUS_BLOCK_SIGNAL = False`` leaves the
-block out (its relevance and label), for comparison. The priority goes through Scrapy's
-`Request.priority`, so any scheduler orders by it, a shared one included.
+times ``FOCUS_TEMPLATE_FACTOR`` when the block is noise (a menu, a "latest posts" box, a footer) and the
+page's content holds links of its own: the site's template links everywhere, its content links to what it is
+about. A page whose links are all in noise is a list of links judged as a whole (a contents page judged before
+its cluster's site model exists): nothing to tell its template from. ``FOCUS_BLOCK_SIGNAL = False`` leaves the
+block out (its relevance and label), for comparison. The priority goes through Scrapy's `Request.priority`, so
+any scheduler orders by it, a shared one included.
 """
 
 from __future__ import annotations
@@ -120,7 +122,14 @@ class Focus:
         block_scores: dict[int, float] = {}
         run_scores: dict[int, float] = {}
         found = {}
-        for url, position, anchor in result.link_blocks():
+        links = result.link_blocks()
+        # A page whose content holds no link is a list of links judged noise as a whole (a contents page
+        # judged alone), or a leaf whose template links the crawl met before: its lists are not demoted.
+        demote = any(
+            0 <= position < len(blocks) and blocks[position].label is Label.CONTENT
+            for _, position, _ in links
+        )
+        for url, position, anchor in links:
             score = (
                 weights.anchor_weight * self.model.relevance(f"{anchor} {url_words(url)}")
                 + weights.page_weight * page_relevance
@@ -133,7 +142,7 @@ class Focus:
                     own = self.model.relevance(blocks[position].text)
                     block_scores[position] = max(own, run_scores[start])
                 score += weights.block_weight * block_scores[position]
-                if blocks[position].label is not Label.CONTENT:
+                if demote and blocks[position].label is not Label.CONTENT:
                     score *= weights.template_factor
             found[url] = round(_SCALE * score)
         return found

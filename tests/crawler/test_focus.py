@@ -10,7 +10,7 @@ from scrapy.settings import Settings
 from crawler import default_settings
 from crawler.checks import settings_group
 from crawler.focus import Focus, FocusWeights, Saturation, block_runs, parse_topic
-from extraction import Block, ExtractionConfig, extract
+from extraction import Block, ExtractionConfig, ExtractionResult, Label, extract
 from extraction.topic import Topic
 
 # A menu and an article that link with the same words: the article's link sits in content.
@@ -101,3 +101,30 @@ def test_a_link_is_judged_by_the_list_it_sits_in() -> None:
     plain = Focus(Topic.of("growing tomatoes"), weights(FOCUS_BLOCK_SIGNAL=False))
     priorities = plain.priorities(result, plain.page_relevance(result))
     assert priorities["http://garden.test/veg/watering"] == priorities["http://garden.test/club/watering"]
+
+
+def _page(labels: list[Label]) -> ExtractionResult:
+    """A page of one-line blocks, each with a link of the same words, labelled `labels`."""
+    blocks = [
+        Block(position, "body/div/ul/li", text="Growing tomatoes", label=label)
+        for position, label in enumerate(labels)
+    ]
+    return ExtractionResult(
+        url="http://garden.test/",
+        title="Guides",
+        blocks=blocks,
+        hrefs=[f"/page-{position}" for position in range(len(labels))],
+        href_blocks=list(range(len(labels))),
+        href_texts=["Growing tomatoes"] * len(labels),
+        base_url="http://garden.test/",
+    )
+
+
+def test_a_page_whose_content_holds_no_link_keeps_its_lists_whole() -> None:
+    # A contents page judged alone: its list of links is all noise. Demoted only beside content links.
+    focus = Focus(Topic.of("growing tomatoes"), weights())
+    undemoted = Focus(Topic.of("growing tomatoes"), weights(FOCUS_TEMPLATE_FACTOR=1.0))
+    hub = _page([Label.NOISE, Label.NOISE])
+    assert focus.priorities(hub, 0.5) == undemoted.priorities(hub, 0.5)
+    mixed = focus.priorities(_page([Label.CONTENT, Label.NOISE]), 0.5)
+    assert mixed["http://garden.test/page-1"] < mixed["http://garden.test/page-0"]
