@@ -349,3 +349,17 @@ def test_pages_stored_under_an_older_format_are_packed_and_read_the_same(
     }
     assert after == before
     assert (restored, downgraded) == (old, before)
+
+
+def test_a_downgrade_to_0004_keeps_the_pages_and_their_views(engine: Engine, shared_dir: Path) -> None:
+    # SQLite drops 0005's columns by rebuilding `pages`, which the views reading it did not survive.
+    migrate(engine)
+    with session_factory(engine).begin() as session:
+        store_pages(session, whizzy_items(shared_dir, 20))
+    with engine.begin() as connection:
+        before = _views(connection)
+        _downgrade(connection, "0004")
+        after = _views(connection)
+        version = connection.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+    assert version == "0004"
+    assert after == before and len(before[1]) == 20

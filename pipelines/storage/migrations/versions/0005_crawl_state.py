@@ -39,15 +39,22 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop what `upgrade` added (the crawl's memory and the pages' history are lost)."""
-    for view in ("page_changes", "page_versions", "clean_pages", "clean_pages_all"):
+    """Drop what `upgrade` added (the crawl's memory and the pages' history are lost).
+
+    SQLite drops a column by rebuilding the table, which no view reading it survives: every view on `pages`
+    goes first and comes back as 0004 made it.
+    """
+    added = ("page_changes", "page_versions", "clean_pages", "clean_pages_all")
+    for view in (*added, "page_blocks", "index_savings"):
         op.execute(f"DROP VIEW {view}")
     with op.batch_alter_table("pages") as batch:
         batch.drop_column("gone_at")
         batch.drop_column("relevance")
     op.drop_table("page_history")
     op.drop_table("crawl_urls")
-    op.execute(_clean_pages_0004(op.get_bind().dialect.name))
+    for statement in context.script.get_revision("0004").module._views(op.get_bind().dialect.name):
+        if "CREATE VIEW store_size" not in statement:
+            op.execute(statement)
 
 
 def _tables() -> None:
@@ -89,12 +96,6 @@ def _clean_text(dialect: str) -> str:
     """The clean text of a page (`p`) from its blocks: migration 0004's expression, unchanged."""
     text: str = context.script.get_revision("0004").module._CLEAN_TEXT[dialect]
     return text
-
-
-def _clean_pages_0004(dialect: str) -> str:
-    module = context.script.get_revision("0004").module
-    view: str = module._CLEAN_PAGES.format(text=_clean_text(dialect))
-    return view
 
 
 _CLEAN_PAGES_ALL = """
