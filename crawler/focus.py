@@ -139,7 +139,8 @@ class Focus:
                     start, end = runs[position]
                     if start not in run_scores:
                         run_scores[start] = self.model.relevance("\n".join(b.text for b in blocks[start:end]))
-                    own = self.model.relevance(blocks[position].text)
+                    # A block alone in its run is its run: one relevance, not two.
+                    own = self.model.relevance(blocks[position].text) if end - start > 1 else 0.0
                     block_scores[position] = max(own, run_scores[start])
                 score += weights.block_weight * block_scores[position]
                 if demote and blocks[position].label is not Label.CONTENT:

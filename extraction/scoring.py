@@ -101,16 +101,18 @@ class NodeHints:
     never matched against the hint patterns.
     """
 
-    __slots__ = ("_contexts", "_hints", "_layout_prose", "_layout_share", "_nodes", "_prose", "_weight")
+    __slots__ = ("_config", "_contexts", "_hints", "_layout_chars", "_nodes", "_page", "_prose", "_weight")
 
-    def __init__(self, nodes: list[Node], config: ExtractionConfig, prose: list[float]) -> None:
-        self._nodes = nodes
+    def __init__(self, page: Page, config: ExtractionConfig) -> None:
+        self._page = page
+        self._config = config
+        self._nodes = nodes = page.nodes
         self._weight = config.class_hint_weight
-        # Each node's good text, unweighted: a mega-menu holds most of a thin page's text, not its prose, and
+        self._layout_chars = config.layout_text_share * nodes[0].text_chars if nodes else 0.0
+        # Each node's good text, unweighted, computed once a template-named node holds most of the page's
+        # text (most pages have none): a mega-menu holds most of a thin page's text, not its prose, and
         # comments may hold most of an article's prose, not of its page.
-        self._prose = prose
-        self._layout_share = config.layout_text_share
-        self._layout_prose = max(config.layout_text_share * prose[0], 1.0) if prose else 1.0
+        self._prose: list[float] = []
         self._hints = [-1.0] * len(nodes)
         self._contexts = [-1.0] * len(nodes)
 
@@ -127,10 +129,12 @@ class NodeHints:
         return hint
 
     def _holds_the_page(self, node_id: int) -> bool:
-        return (
-            self._prose[node_id] >= self._layout_prose
-            and self._nodes[node_id].text_chars >= self._layout_share * self._nodes[0].text_chars
-        )
+        if self._nodes[node_id].text_chars < self._layout_chars:
+            return False
+        if not self._prose:
+            self._prose = _good_text(self._page, self._config)
+        prose = self._prose
+        return prose[node_id] >= max(self._config.layout_text_share * prose[0], 1.0)
 
     def context(self, node_id: int) -> float:
         """The product of the template penalties of the node and its ancestors (content names do not
@@ -177,7 +181,7 @@ def locate_content(page: Page, config: ExtractionConfig, title: str = "") -> Con
     so they win only when they clearly outweigh everything else (a forum thread, a comment-only page).
     The page's `title` finds its headline, near which the content starts.
     """
-    hints = NodeHints(page.nodes, config, _good_text(page, config))
+    hints = NodeHints(page, config)
     good = _good_text(page, config, hints)
     hub = good[0] < config.hub_max_prose_chars
     scores = _node_scores(page, config, hints, hub)
@@ -227,7 +231,7 @@ def _label_inside(
     block: Block, node_id: int, page: Page, area: ContentArea, title: str, config: ExtractionConfig
 ) -> tuple[Label, Rule, str]:
     features = block.features
-    if _is_headline(block, title):
+    if title and is_headline(block, title):
         return Label.NOISE, Rule.PAGE_TITLE, "the page title"
     if block.kind is BlockKind.CAPTION and not config.include_captions:
         return Label.NOISE, Rule.CAPTION, "a figure caption"
@@ -368,16 +372,14 @@ def _headline(page: Page, title: str) -> int:
     """The position of the page's headline block, or -1."""
     if title:
         for position, block in enumerate(page.blocks):
-            if _is_headline(block, title):
+            if is_headline(block, title):
                 return position
     return -1
 
 
-def _is_headline(block: Block, title: str) -> bool:
-    # An <h1> repeating the <title> (which adds the site's name) is the page's headline.
-    return (
-        block.tag == "h1" and block.kind is BlockKind.HEADING and bool(title) and same_text(block.text, title)
-    )
+def is_headline(block: Block, title: str) -> bool:
+    """True for the page's main heading: an h1 that repeats the page title (which adds the site's name)."""
+    return block.tag == "h1" and block.kind is BlockKind.HEADING and same_text(block.text, title)
 
 
 def _in_article(nodes: list[Node], node_id: int) -> bool:

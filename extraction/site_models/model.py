@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from extraction.result import RULE_TEXT, Block, BlockFeatures, BlockKind, Label, Rule
-from extraction.scoring import same_text
+from extraction.scoring import is_headline, same_text
 from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
@@ -239,7 +239,7 @@ class SiteModel:
             return Label.CONTENT, Rule.RESTORED, reason
         if (
             config.keep_headline
-            and _headline(block, context.title)
+            and is_headline(block, context.title)
             and importance >= config.headline_importance
         ):
             reason = f"the page's headline (its place holds a new heading, {importance:.2f})"
@@ -355,11 +355,6 @@ def _teaser(block: Block) -> bool:
     """True for a heading or paragraph the single page set aside as link text: a card for another page. A
     list of links is not one: it is the table of contents a hub page holds as its content."""
     return block.rule is Rule.LINK_DENSE and block.kind is not BlockKind.LIST_ITEM
-
-
-def _headline(block: Block, title: str) -> bool:
-    """True for the page's main heading: an h1 that repeats the page title."""
-    return block.tag == "h1" and block.kind is BlockKind.HEADING and same_text(block.text, title)
 
 
 def _page_headline(blocks: Sequence[Block], title: str) -> str:
