@@ -13,6 +13,8 @@ under one key prefix (`crawl_key`: the spider, its seeds and its store, or ``FLE
   queued;
 - ``workers`` and ``resting``: the processes running, each with the time it last said so, and those of
   them with nothing to do;
+- ``closing`` and ``recleaned``: the processes at their share of closing the crawl, and who re-cleans each
+  cluster with how many stored pages (`records.closing`);
 - ``slot:HOST`` and ``busy:HOST``: the fleet's politeness per site (the time of its next request, its
   requests in flight).
 
@@ -25,12 +27,13 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import redis
+    from redis.client import Pipeline
 
 # The meta keys of a request's lease id, and of a request taken back from a process that died (the links its
 # page met first there).
@@ -127,6 +130,8 @@ class FleetKeys:
     met: str  # the links each taken request's page met first: lease id -> URLs, one a line (a hash)
     workers: str  # the processes running: id -> the time they last said so (a hash)
     resting: str  # the processes with nothing to do (a set)
+    closing: str  # the processes at their share of closing the crawl (a set)
+    recleaned: str  # "site cluster pages" -> the process that re-cleans the cluster with that many (a hash)
 
     @classmethod
     def of(cls, prefix: str) -> FleetKeys:
@@ -275,6 +280,34 @@ class Fleet:
             for key in self.server.scan_iter(match=pattern):
                 self.server.delete(key)
         return True
+
+    # --- closing -------------------------------------------------------------------------------------------
+
+    def begin_closing(self, worker: str) -> None:
+        """`worker` starts its share of closing the crawl (`records.closing`)."""
+        self._add_lasting(self.keys.closing, lambda pipe: pipe.sadd(self.keys.closing, worker))
+
+    def claim_cluster(self, worker: str, site: str, cluster: str, pages: int) -> bool:
+        """Whether `worker` re-cleans the cluster of `pages` stored pages: it is the first to claim it with
+        that many, or claimed it before."""
+        key, field = self.keys.recleaned, f"{site} {cluster} {pages}"
+        if self._add_lasting(key, lambda pipe: pipe.hsetnx(key, field, worker)):
+            return True
+        return _text(self.server.hget(key, field) or b"") == worker
+
+    def _add_lasting(self, key: str, write: Callable[[Pipeline], object]) -> bool:
+        """`write` to `key` and give the key the crawl's lifetime (`join`): written after the last heartbeat
+        of a process, it must not outlive the fleet. What `write` returned, as a bool."""
+        pipe = self.server.pipeline()
+        write(pipe)
+        pipe.expire(key, max(1, round(2 * self.lease_seconds)))
+        return bool(pipe.execute()[0])
+
+    def end_closing(self, worker: str) -> bool:
+        """`worker` is done with its re-cleans; True when no other process that runs is still at its share."""
+        self.server.srem(self.keys.closing, worker)
+        members: set[bytes] = self.server.smembers(self.keys.closing)  # type: ignore[assignment]
+        return not {_text(member) for member in members} & self._alive()
 
     # --- politeness -----------------------------------------------------------------------------------------
 

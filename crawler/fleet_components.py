@@ -18,7 +18,10 @@ before, and none of them runs.
   the process's own per-site delay (and AutoThrottle's, which works per process).
 - `FleetExtension`: holds the crawl's `Fleet`; says the process runs (a heartbeat), keeps an idle process
   alive while the fleet may still hand it work (the queue is not empty, requests are out, the seeds are
-  not scheduled yet), and, in the last process to stop, deletes the crawl's keys.
+  not scheduled yet), and, in the last process to stop, deletes the crawl's keys. As the processes close,
+  it gives the storage pipeline their share of closing (`FleetClosing`, `records.closing`): each cluster's
+  last re-clean is done by one process, not by all of them, and the last to finish forgets noise text and
+  measures the store.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
 from crawler.fleet import LEASE, RETAKEN, Fleet, crawl_key
-from records.signals import batch_written
+from records.signals import batch_written, closing_share
 from records.sites import site_of
 
 logger = logging.getLogger(__name__)
@@ -77,6 +80,7 @@ class FleetExtension:
         crawler.signals.connect(extension._closed, signal=signals.spider_closed)
         crawler.signals.connect(extension._written, signal=batch_written)
         crawler.signals.connect(extension._failed, signal=signals.spider_error)
+        crawler.signals.connect(extension._closing_share, signal=closing_share)
         return extension
 
     @classmethod
@@ -123,6 +127,10 @@ class FleetExtension:
         if self._fleet is not None and lease:
             self._fleet.release(lease)
 
+    def _closing_share(self) -> FleetClosing | None:
+        """This process's share of closing the crawl (`records.closing`), once the fleet is known."""
+        return FleetClosing(self._fleet, self.worker) if self._fleet is not None else None
+
     def _closed(self, spider: Spider, reason: str) -> None:
         if self._heartbeat is not None and self._heartbeat.running:
             self._heartbeat.stop()
@@ -135,6 +143,27 @@ class FleetExtension:
     def _where(self) -> str:
         kwargs = self.server.connection_pool.connection_kwargs
         return f"{kwargs.get('host', kwargs.get('path', '?'))}:{kwargs.get('port', '')}/{kwargs.get('db', 0)}"
+
+
+class FleetClosing:
+    """A fleet process's `records.closing.ClosingShare`: each cluster re-cleaned by one process, the rest by
+    the last to finish."""
+
+    def __init__(self, fleet: Fleet, worker: str) -> None:
+        self.fleet = fleet
+        self.worker = worker
+
+    def begin(self) -> None:
+        """Say this process is closing."""
+        self.fleet.begin_closing(self.worker)
+
+    def claim(self, site: str, cluster: str, pages: int) -> bool:
+        """Whether this process re-cleans the cluster."""
+        return self.fleet.claim_cluster(self.worker, site, cluster, pages)
+
+    def end(self) -> bool:
+        """Whether this process is the last of the fleet still closing."""
+        return self.fleet.end_closing(self.worker)
 
 
 class FleetScheduler(Scheduler):

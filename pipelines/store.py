@@ -54,7 +54,8 @@ from pipelines.storage.repository import BatchSummary
 from pipelines.storage.sizes import StoreSize
 from pipelines.storage.sql import Item, SqlStore, WriteSummary
 from records import PageRecord, stats
-from records.signals import batch_written
+from records.closing import ALONE, ClosingShare
+from records.signals import batch_written, closing_share
 from records.urls import UrlRecord, UrlState
 
 logger = logging.getLogger(__name__)
@@ -71,6 +72,9 @@ class PageStore(Protocol):
 
     def reclean(self, clusters: Iterable[tuple[str, str]], purge: bool) -> RecleanSummary:
         """Re-clean the stored pages of the (site, cluster) pairs; with `purge`, forget unused noise text."""
+
+    def cluster_pages(self, clusters: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """The stored page count of each (site, cluster) pair."""
 
     def finish(self) -> StoreSize:
         """Give freed space back and measure the store on disk, by part."""
@@ -146,10 +150,21 @@ class StoragePipeline:
             self.process_item(outcome)
 
     def close_spider(self) -> None:
-        """Write what is left, re-clean the clusters this process stored pages of, measure the store."""
+        """Write what is left and re-clean the clusters this process stored pages of; then, the last process
+        of a fleet to close, forget unused noise text and measure the store (`records.closing`)."""
         self.flush()
+        share = self._closing_share()
+        share.begin()
+        try:
+            if self.recleans:
+                self._reclean_claimed(share)
+        finally:
+            last = share.end()
+        if not last:
+            logger.info("Another process of the fleet is still closing: it forgets noise text and measures")
+            return
         if self.recleans:
-            self.reclean(self.clusters, purge=True)
+            self.reclean(set(), purge=True)
         try:
             size = self.store.finish()
         except SQLAlchemyError:
@@ -188,35 +203,66 @@ class StoragePipeline:
             if matured:
                 self.reclean(matured, purge=False)
 
+    def _closing_share(self) -> ClosingShare:
+        """The share a handler of `closing_share` gives (a fleet's), else the whole of closing."""
+        answers = self.signals.send_catch_log(closing_share) if self.signals is not None else []
+        return next((share for _, share in answers if share is not None), ALONE)
+
+    def _reclean_claimed(self, share: ClosingShare) -> None:
+        """Re-clean the clusters this process stored pages of, the largest first, each claimed just before:
+        in a fleet, a process done with one takes the next that no other process has."""
+        started = time.perf_counter()
+        summary = RecleanSummary()
+        recleaned = 0
+        for (site, cluster), pages in self._cluster_pages():
+            if share.claim(site, cluster, pages):
+                summary.add(self._recleaned({(site, cluster)}, purge=False))
+                recleaned += 1
+        self._report(summary, recleaned, time.perf_counter() - started, purge=False)
+
+    def _cluster_pages(self) -> list[tuple[tuple[str, str], int]]:
+        """The clusters this process stored pages of and their stored page counts, the largest first."""
+        pairs = self.clusters
+        try:
+            pages = self.store.cluster_pages(pairs)
+        except SQLAlchemyError:
+            logger.exception("Reading the page counts of %d clusters failed", len(pairs))
+            return [(pair, 0) for pair in sorted(pairs)]
+        return sorted(pages.items(), key=lambda item: (-item[1], item[0]))
+
     def reclean(self, clusters: set[tuple[str, str]], purge: bool) -> RecleanSummary:
         """Re-clean every stored page of the given (site, cluster) pairs; then forget noise text if asked."""
         started = time.perf_counter()
+        summary = self._recleaned(clusters, purge)
+        self._report(summary, len(clusters), time.perf_counter() - started, purge)
+        return summary
+
+    def _recleaned(self, clusters: set[tuple[str, str]], purge: bool) -> RecleanSummary:
         try:
             with _crawl_heap_frozen():
-                summary = self.store.reclean(clusters, purge)
+                return self.store.reclean(clusters, purge)
         except SQLAlchemyError:
             logger.exception("Re-cleaning %d clusters failed; their pages keep their labels", len(clusters))
             self.stats.inc_value(stats.RECLEAN_FAILED)
             return RecleanSummary()
-        seconds = time.perf_counter() - started
-        self._count_reclean(summary, seconds)
-        logger.info(
-            "Re-cleaned %d pages of %d clusters in %.2f s: %d pages changed, %d blocks relabelled%s",
-            summary.pages,
-            len(clusters),
-            seconds,
-            summary.pages_changed,
-            summary.blocks_relabelled,
-            f"; forgot the text of {summary.purged} noise blocks" if purge else "",
-        )
-        return summary
 
-    def _count_reclean(self, summary: RecleanSummary, seconds: float) -> None:
+    def _report(self, summary: RecleanSummary, clusters: int, seconds: float, purge: bool) -> None:
         self.stats.inc_value(stats.RECLEAN_PAGES, summary.pages)
         self.stats.inc_value(stats.RECLEAN_PAGES_CHANGED, summary.pages_changed)
         self.stats.inc_value(stats.RECLEAN_BLOCKS, summary.blocks_relabelled)
         self.stats.inc_value(stats.RECLEAN_REBUILT, summary.models_rebuilt)
         stats.add_seconds(self.stats, stats.RECLEAN_SECONDS, seconds)
+        if clusters:
+            logger.info(
+                "Re-cleaned %d pages of %d clusters in %.2f s: %d pages changed, %d blocks relabelled",
+                summary.pages,
+                clusters,
+                seconds,
+                summary.pages_changed,
+                summary.blocks_relabelled,
+            )
+        if purge:
+            logger.info("Forgot the text of %d noise blocks that no page holds as content", summary.purged)
 
     def _count(self, stored: list[PageRecord], summary: WriteSummary) -> None:
         raw = sum(page.raw_html_bytes for page in stored)

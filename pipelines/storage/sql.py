@@ -26,7 +26,7 @@ from pipelines.storage.aliases import split_aliases
 from pipelines.storage.crawl_state import StateSummary, record_fetches
 from pipelines.storage.db import compact, retry_races
 from pipelines.storage.known import KnownIds
-from pipelines.storage.models import SEARCH_INDEX, STORE_TABLES, Page
+from pipelines.storage.models import SEARCH_INDEX, STORE_TABLES, Cluster, Page
 from pipelines.storage.reclean import (
     RecleanSummary,
     purge_noise_text,
@@ -110,6 +110,14 @@ class SqlStore:
         raises `SQLAlchemyError` when the database fails otherwise (nothing is changed then)."""
         pairs = list(clusters)
         return retry_races(lambda: self._reclean(pairs, purge), f"Re-cleaning {len(pairs)} clusters")
+
+    def cluster_pages(self, clusters: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """The stored page count of each (site, cluster) pair (a cluster with no stored page is left out)."""
+        with self.sessions() as session:
+            ids = cluster_ids(session, clusters)
+            rows = session.execute(select(Cluster.id, Cluster.page_count).where(Cluster.id.in_(ids.values())))
+            counts = dict(rows.tuples().all())
+        return {pair: int(counts[cluster_id]) for pair, cluster_id in ids.items()}
 
     def _reclean(self, clusters: Sequence[tuple[str, str]], purge: bool) -> RecleanSummary:
         summary = RecleanSummary()

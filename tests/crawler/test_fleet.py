@@ -8,6 +8,7 @@ the server answered: a page fetched twice across the fleet shows there.
 from __future__ import annotations
 
 import pickle
+import re
 import subprocess
 import time
 import urllib.request
@@ -127,6 +128,15 @@ def test_three_processes_fetch_and_store_each_page_once_as_one_would(
     assert len(articles) == ARTICLES
     differ = [path for path in articles if ours[path] != theirs[path]]
     assert differ == [], f"{len(differ)} articles differ from one process's"
+    # As the fleet closes, each cluster is re-cleaned by one process, not by each of the three.
+    assert sum(_recleaned_at_close(tmp_path, i) for i in range(3)) == len(ours)
+
+
+def _recleaned_at_close(tmp_path: Path, index: int) -> int:
+    """The pages a process re-cleaned once its spider was closing."""
+    log = (tmp_path / f"process-{index}" / "log.txt").read_text("utf-8")
+    closing = log[log.index("Closing spider") :]
+    return sum(int(count) for count in re.findall(r"Re-cleaned (\d+) pages", closing))
 
 
 def _settings(site: EvolvingSite, database_url: str, fleet_key: str, **more: str) -> dict[str, str]:
@@ -273,6 +283,23 @@ def test_a_callback_that_raises_ends_its_lease(server: redis.Redis, fleet_key: s
     crawler.signals.send_catch_log(signals.spider_error, failure=failure, response=response, spider=spider)
     assert fleet.leased() == 0
     assert fleet.leave("worker")
+
+
+def test_each_cluster_is_re_cleaned_by_one_process_and_the_last_to_close_knows_it(
+    server: redis.Redis, fleet_key: str
+) -> None:
+    fleet = Fleet(server, fleet_key, lease_seconds=10)
+    for worker in ("a", "b"):
+        fleet.join(worker)
+        fleet.begin_closing(worker)
+    assert fleet.claim_cluster("a", "site", "c1", 10)
+    assert not fleet.claim_cluster("b", "site", "c1", 10)  # a re-cleans it with these 10 pages
+    assert fleet.claim_cluster("a", "site", "c1", 10)  # a retry of a's own re-clean
+    assert fleet.claim_cluster("b", "site", "c1", 11)  # it grew since: re-cleaned again
+    assert fleet.claim_cluster("b", "site", "c2", 10)
+    assert not fleet.end_closing("a")  # b is still at its share
+    assert fleet.end_closing("b")
+    assert not fleet.leave("a") and fleet.leave("b")
 
 
 def test_a_budget_is_counted_across_callers(server: redis.Redis, fleet_key: str) -> None:
