@@ -84,7 +84,8 @@ bench-recrawl: $(COMPILED)
 	$(PY) -m benchmarks.recrawl $(ARGS)
 
 # Scale-out (issue 18; benchmarks/scale.py): 1, 2 and 3 processes on one Redis frontier and one PostgreSQL store,
-# a generated site served by nginx; pages/s, duplicate fetches at the server, peak RSS per process.
+# a generated site served by nginx; pages/s, duplicate fetches at the server, peak RSS per process; then two
+# processes with one killed mid-crawl (pages lost, logs in .cache/scale/killed) and the targets. About 35 minutes.
 bench-scale: $(COMPILED) services
 	$(PY) -m benchmarks.scale $(ARGS)
 

@@ -7,10 +7,16 @@ seed, ``REDIS_URL`` (the machine's Redis, a key prefix of the run's own) and ``D
 PostgreSQL database of the run's own). Each process runs under a launcher that reads its peak RSS alone
 (`benchmarks.crawl.run_scrapy`).
 
+Then, unless ``--kill 0``, two processes of which one is killed (SIGKILL) once the server has answered
+``--kill`` of the site's pages, with a short ``FLEET_LEASE_TIMEOUT`` (40 s), so that the survivor takes
+the dead process's requests back within the run: the pages stored, each once, against one process's, and
+the paths of any page lost (the run's logs are kept in ``.cache/scale/killed``).
+
 Printed per fleet: wall seconds (first start to last exit), pages stored and pages per second, fetches at
 the server, duplicate fetches (a path fetched more than once, robots.txt excepted, one per process), each
 process's pages and peak RSS, whether the store holds each page once, and how many pages' clean text
-(`clean_pages`) or cluster differ from the first fleet size's (one process) for the same URL.
+(`clean_pages`) or cluster differ from the first fleet size's (one process) for the same URL; then issue
+18's targets, met or missed.
 """
 
 from __future__ import annotations
@@ -18,12 +24,16 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 from uuid import uuid4
 
 import redis
@@ -56,7 +66,7 @@ class FleetRun:
     children: list[ChildRun]
     stored: list[int]
     outcome: dict[str, tuple[str, str]]
-    """Each stored URL's clean text (a digest) and cluster."""
+    """Each stored page's clean text (a digest) and cluster, by its URL's path."""
 
     def differing(self, other: FleetRun) -> tuple[int, int]:
         """Of the URLs both runs stored, how many differ in clean text and how many in cluster."""
@@ -99,6 +109,61 @@ def run_fleet(count: int, root: Path, folder: Path) -> FleetRun:
     return FleetRun(count, seconds, pages, distinct, counts.requests, duplicates, children, stored, outcome)
 
 
+@dataclass(frozen=True, slots=True)
+class KillRun:
+    """Two processes, one of them killed (SIGKILL) mid-crawl: what the survivor and the store ended with."""
+
+    killed_after: int
+    """Pages the server had answered when the process was killed."""
+    survivor_code: int
+    pages: int
+    distinct_pages: int
+    outcome: dict[str, tuple[str, str]]
+    """Each stored page's clean text (a digest) and cluster, by its URL's path."""
+
+
+def run_killed(root: Path, folder: Path, kill_share: float) -> KillRun:
+    """Crawl the site at `root` with two processes into a new database and kill the first once the server
+    has answered `kill_share` of the site's pages; the survivor takes back the requests the dead process
+    held when their leases run out (``FLEET_LEASE_TIMEOUT``, short here) and finishes the crawl."""
+    folder.mkdir()
+    log = folder / "access.log"
+    expected = sum(1 for _ in root.rglob("*.html"))
+    with new_database("cc_scale_kill") as database, serve_nginx(root, access_log=log, workers=2) as base:
+        settings = {**CRAWL_SETTINGS, "DATABASE_URL": database, "REDIS_URL": REDIS_URL, **_KILL_SETTINGS}
+        settings["FLEET_KEY"] = f"cleancrawl-bench:{uuid4().hex}"
+        command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"seeds={base}/"]
+        command += [part for name, value in settings.items() for part in ("-s", f"{name}={value}")]
+        logs = [(folder / f"crawl-{i}.log").open("w") for i in range(2)]
+        doomed, survivor = (
+            subprocess.Popen(command, cwd=REPO_ROOT, stdout=out, stderr=subprocess.STDOUT) for out in logs
+        )
+        served = 0
+        while doomed.poll() is None and served < kill_share * expected:
+            time.sleep(0.5)
+            served = _lines(log)
+        doomed.kill()
+        doomed.wait()
+        code = survivor.wait()
+        for out in logs:
+            out.close()
+        pages, distinct, outcome = _stored(database)
+    kept = REPO_ROOT / ".cache" / "scale" / "killed"
+    shutil.rmtree(kept, ignore_errors=True)
+    shutil.copytree(folder, kept)  # the crawl logs and the access log, to find what a lost page went through
+    return KillRun(served, code, pages, distinct, outcome)
+
+
+# The kill run: a request the dead process held goes back to the queue after FLEET_LEASE_TIMEOUT, which must
+# be above DOWNLOAD_TIMEOUT x (RETRY_TIMES + 1) (`crawler.default_settings`).
+_KILL_SETTINGS = {"FLEET_LEASE_TIMEOUT": "40", "DOWNLOAD_TIMEOUT": "10", "RETRY_TIMES": "2"}
+
+
+def _lines(path: Path) -> int:
+    with path.open("rb") as log:
+        return sum(1 for _ in log)
+
+
 def _stored(database: str) -> tuple[int, int, dict[str, tuple[str, str]]]:
     """Pages stored, distinct URLs among them, and each URL's clean-text digest and cluster."""
     engine = make_engine(database)
@@ -116,12 +181,20 @@ def _stored(database: str) -> tuple[int, int, dict[str, tuple[str, str]]]:
 
 
 def _outcome(rows: Sequence[tuple[str, str, str]]) -> dict[str, tuple[str, str]]:
-    """Each URL's clean-text digest and its cluster, named by the cluster's first URL: runs that group the
-    pages alike name their clusters alike, whichever page founded each."""
+    """Each page's clean-text digest and its cluster, by the URL's path (each run serves the site on a port
+    of its own), the cluster named by its first path: runs that group the pages alike name their clusters
+    alike, whichever page founded each."""
+    paths = [(_path(url), body, cluster) for url, body, cluster in rows]
     first: dict[str, str] = {}
-    for url, _, cluster in rows:
-        first[cluster] = min(first.get(cluster, url), url)
-    return {url: (hashlib.blake2b(body.encode()).hexdigest(), first[cluster]) for url, body, cluster in rows}
+    for path, _, cluster in paths:
+        first[cluster] = min(first.get(cluster, path), path)
+    digest = hashlib.blake2b
+    return {path: (digest(body.encode()).hexdigest(), first[cluster]) for path, body, cluster in paths}
+
+
+def _path(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.path}?{parts.query}" if parts.query else parts.path
 
 
 def _stats(folder: Path, count: int, index: int) -> Path:
@@ -130,6 +203,39 @@ def _stats(folder: Path, count: int, index: int) -> Path:
 
 def _stat(path: Path, key: str) -> int:
     return int(json.loads(path.read_text("utf-8")).get(key, 0)) if path.exists() else 0
+
+
+def targets(runs: Sequence[FleetRun], killed: KillRun | None) -> list[str]:
+    """Issue 18's targets, met or missed, as the runs measured them."""
+    lines = []
+    one = next((run for run in runs if run.processes == 1), None)
+    two = next((run for run in runs if run.processes == 2), None)
+    if one and two:
+        ratio = two.pages_per_second / one.pages_per_second if one.pages_per_second else 0.0
+        lines.append(_target(ratio >= 1.5, f"2 processes at least 1.5x the pages/s of 1: {ratio:.2f}x"))
+    duplicates = sum(run.duplicates for run in runs)
+    lines.append(_target(duplicates == 0, f"0 duplicate fetches: {duplicates} over {len(runs)} fleets"))
+    if one:
+        differ = sum(sum(run.differing(one)) for run in runs)
+        apart = sum(len(run.outcome.keys() ^ one.outcome.keys()) for run in runs)
+        what = f"clean text and clusters as 1 process's: {differ} pages differ, {apart} stored by one only"
+        lines.append(_target(not differ and not apart, what))
+    if killed is not None:
+        expected = one.distinct_pages if one else killed.distinct_pages
+        whole = killed.survivor_code == 0 and killed.distinct_pages == killed.pages == expected
+        lost = sorted(one.outcome.keys() - killed.outcome.keys()) if one else []
+        what = (
+            f"killing 1 of 2 processes loses no page: killed after {killed.killed_after:,} fetches, "
+            f"{killed.distinct_pages:,} of {expected:,} pages stored, "
+            f"{killed.pages - killed.distinct_pages} twice, the survivor's exit code {killed.survivor_code}"
+            + (f"; lost: {', '.join(lost[:5])} (logs in .cache/scale/killed)" if lost else "")
+        )
+        lines.append(_target(whole, what))
+    return lines
+
+
+def _target(met: bool, what: str) -> str:
+    return f"{'met' if met else 'MISSED'}: {what}"
 
 
 def render(runs: list[FleetRun]) -> str:
@@ -162,6 +268,13 @@ def main(argv: list[str] | None = None) -> int:
         "--pages", type=int, default=20_000, help="pages of the generated site (default 20000)"
     )
     parser.add_argument("--fleets", default="1,2,3", help="fleet sizes to run (default 1,2,3)")
+    parser.add_argument(
+        "--kill",
+        type=float,
+        default=0.3,
+        help="share of the site fetched when one of two processes is "
+        "killed, in a run of its own (default 0.3; 0: no such run)",
+    )
     args = parser.parse_args(argv)
     redis.Redis.from_url(REDIS_URL).ping()
     site = generated_site(args.pages, REPO_ROOT / ".cache" / "store")
@@ -170,7 +283,12 @@ def main(argv: list[str] | None = None) -> int:
         for count in (int(value) for value in args.fleets.split(",")):
             print(f"{count} process(es) crawling {args.pages:,} pages ...", flush=True)
             runs.append(run_fleet(count, site.root, Path(folder) / f"run-{len(runs)}"))
+        killed = None
+        if args.kill:
+            print(f"2 processes, one killed at {args.kill:.0%} of the site ...", flush=True)
+            killed = run_killed(site.root, Path(folder) / "killed", args.kill)
     print(render(runs))
+    print("\n".join(targets(runs, killed)))
     return 0
 
 

@@ -1,0 +1,23 @@
+"""The scale-out benchmark's comparison of fleets (`benchmarks.scale`): each run serves the site on a port of
+its own, so pages compare by path."""
+
+from __future__ import annotations
+
+from benchmarks.scale import FleetRun, _outcome, targets
+
+
+def _run(processes: int, port: int, bodies: dict[str, str]) -> FleetRun:
+    rows = [(f"http://127.0.0.1:{port}{path}", body, "site c1") for path, body in bodies.items()]
+    outcome = _outcome(rows)
+    return FleetRun(processes, 10.0 / processes, len(rows), len(rows), len(rows), 0, [], [], outcome)
+
+
+def test_runs_on_two_ports_compare_their_pages_by_path() -> None:
+    pages = {"/": "home", "/a.html": "an article", "/b.html?page=2": "a listing"}
+    one, two = _run(1, 8001, pages), _run(2, 8002, pages)
+    assert two.differing(one) == (0, 0) and two.outcome.keys() == one.outcome.keys()
+    changed = _run(2, 8003, {**pages, "/a.html": "another text"})
+    assert changed.differing(one) == (1, 0)
+    text_target = targets([one, changed], None)[2]
+    assert text_target.startswith("MISSED: clean text and clusters as 1 process's: 1 pages differ")
+    assert targets([one, two], None)[0].startswith("met: 2 processes at least 1.5x")  # 2x the pages/s
