@@ -229,6 +229,7 @@ class SiteSpider(Spider):
         if response.meta.get("redirect_urls"):
             self.frontier.first_sight([final_url])  # no process of the fleet schedules it from a link now
         if final_url in self._stored:
+            yield from self._retaken_links(response)
             yield from self._skip("duplicate", response.url, f"stored already as {final_url}", response.meta)
             return
         if "partial" in response.flags:
@@ -442,6 +443,15 @@ class SiteSpider(Spider):
                 if self.focus is not None:
                     self._queued[url] = priority
                 yield self._request(url, meta=referrer, priority=priority)
+
+    def _retaken_links(self, response: Response) -> Iterator[Request]:
+        """A page taken back from a process that died, and stored already by this one: the links its dead
+        copy met first may be in no queue, and this copy is not read for its own. They go to the fleet's
+        queue, whose duplicate filter drops those the dead process did queue."""
+        referrer = {"referrer": normalise_url(response.url) or response.url}
+        for url in dict.fromkeys(response.meta.get(RETAKEN) or []):
+            if self.scope.allows(url) and not _non_html_extension(url):
+                yield self._request(url, meta=referrer)
 
     def _reprioritised(self, url: str, priority: int, meta: dict[str, Any]) -> Iterator[Request]:
         """A focused crawl's URL still waiting in the queue, met again where it ranks higher (a content

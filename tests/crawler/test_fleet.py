@@ -28,10 +28,12 @@ from sqlalchemy import text
 from twisted.python.failure import Failure
 
 from benchmarks.evolving import ChangeClass, EvolvingConfig, EvolvingSite, Fetch, serve_evolving
-from crawler.fleet import LEASE, Fleet, check_redis
+from crawler.fleet import LEASE, RETAKEN, Fleet, check_redis
 from crawler.fleet_components import FleetExtension
+from crawler.spiders.site import SiteSpider
 from extraction.links import normalise_url
 from pipelines.storage import make_engine
+from records import PageRecord
 from tests.crawl_runner import REPO_ROOT, crawl_command, run_crawl
 from tests.crawler.pages import article
 from tests.pipelines.databases import postgres_schema
@@ -40,6 +42,7 @@ from tests.servers import Route, page, serve_routes
 REDIS_URL = "redis://127.0.0.1:6379/0"
 START_REDIS = "start it with `make services`"
 ARTICLES = 80
+PAGE = "http://fleet.test/page"
 STATIC = EvolvingConfig(classes=(ChangeClass("static", 1.0, None),), growth=0, removal=0)
 
 
@@ -300,6 +303,21 @@ def test_each_cluster_is_re_cleaned_by_one_process_and_the_last_to_close_knows_i
     assert not fleet.end_closing("a")  # b is still at its share
     assert fleet.end_closing("b")
     assert not fleet.leave("a") and fleet.leave("b")
+
+
+def test_a_page_taken_back_and_stored_here_already_queues_the_links_its_dead_copy_met() -> None:
+    # A fleet process that died met these links first and may not have queued them; this process stored the
+    # page itself, so it skips the page and never reads its links: only the dead copy's record has them.
+    spider = SiteSpider.from_crawler(get_crawler(SiteSpider), seeds="http://fleet.test/")
+    body = b'<p>text <a href="http://fleet.test/seen-here">link</a></p>'
+    first = HtmlResponse(PAGE, body=body, headers={b"Content-Type": b"text/html"}, request=Request(PAGE))
+    assert [type(item) for item in spider.parse_page(first)] == [Request, PageRecord]
+    met = ["http://fleet.test/a", "http://elsewhere.test/b", "http://fleet.test/c.pdf", "http://fleet.test/a"]
+    again = Request(PAGE, meta={RETAKEN: met})
+    retaken = HtmlResponse(PAGE, body=body, headers={b"Content-Type": b"text/html"}, request=again)
+    items = list(spider.parse_page(retaken))
+    assert [item.url for item in items if isinstance(item, Request)] == ["http://fleet.test/a"]
+    assert not any(isinstance(item, PageRecord) for item in items)  # stored once, by this process
 
 
 def test_a_budget_is_counted_across_callers(server: redis.Redis, fleet_key: str) -> None:
