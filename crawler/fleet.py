@@ -250,7 +250,7 @@ class Fleet:
             deadline = time.time() + self.lease_seconds
             pipe.zadd(self.keys.leases, dict.fromkeys(self.held, deadline), xx=True)
         for key in self.keys.owned():
-            pipe.expire(key, max(1, round(2 * self.lease_seconds)))
+            pipe.expire(key, self._lifetime)
         pipe.execute()
 
     def rest(self, worker: str) -> bool:
@@ -300,8 +300,13 @@ class Fleet:
         of a process, it must not outlive the fleet. What `write` returned, as a bool."""
         pipe = self.server.pipeline()
         write(pipe)
-        pipe.expire(key, max(1, round(2 * self.lease_seconds)))
+        pipe.expire(key, self._lifetime)
         return bool(pipe.execute()[0])
+
+    @property
+    def _lifetime(self) -> int:
+        """Seconds a key of the crawl lives past its last renewal: two leases."""
+        return max(1, round(2 * self.lease_seconds))
 
     def end_closing(self, worker: str) -> bool:
         """`worker` is done with its re-cleans; True when no other process that runs is still at its share."""
