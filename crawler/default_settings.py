@@ -83,12 +83,13 @@ RETRY_AFTER_MAX = 60.0
 CRAWL_MAX_LINKS_PER_PAGE = 1_000
 
 # --- Focused crawling (crawler.focus), with -a topic=... -------------------------------------------------
-# A link's priority: the relevance to the topic of its block, its anchor text and its page, by these
-# weights; times FOCUS_TEMPLATE_FACTOR when its block is noise (menus, "latest posts", footers).
-FOCUS_BLOCK_WEIGHT = 0.4
-FOCUS_ANCHOR_WEIGHT = 0.4
-FOCUS_PAGE_WEIGHT = 0.2
-FOCUS_TEMPLATE_FACTOR = 0.3
+# A link's priority: how much of the topic its anchor text and URL, its block (or the list around it) and its
+# page's title name, by these weights; times FOCUS_TEMPLATE_FACTOR when its block is noise (menus, "latest
+# posts", footers) beside content that links too.
+FOCUS_ANCHOR_WEIGHT = 1.0
+FOCUS_BLOCK_WEIGHT = 0.1
+FOCUS_PAGE_WEIGHT = 0.1
+FOCUS_TEMPLATE_FACTOR = 0.9
 # False: the block is left out (its relevance and label), for comparison.
 FOCUS_BLOCK_SIGNAL = True
 # A page this relevant or more counts as relevant: the saturation test reads those.
@@ -97,6 +98,8 @@ FOCUS_MIN_RELEVANCE = 0.3
 # new words each on average (0 pages: never).
 FOCUS_SATURATION_PAGES = 0
 FOCUS_SATURATION_NEW_TERMS = 0.05
+# A topic given by example pages (-a topic_file= a file of URLs) has the terms most of them share, this many.
+FOCUS_EXAMPLE_TERMS = 40
 
 # --- Trap guards (crawler.traps) ------------------------------------------------------------------------
 # Per site, links past these counts are not followed (0: no limit): URLs scheduled; URLs of one path with

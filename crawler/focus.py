@@ -1,19 +1,22 @@
 """A focused crawl: the relevance of each page to a topic, and a priority for each of its links from where the
 link sits after cleaning.
 
-A page's relevance is its clean text's (`extraction.topic.TopicModel`, BM25 with statistics learned from the
-crawl's own clean pages). A link's priority combines, by the ``FOCUS_*`` weights:
+A page's relevance is its clean text's (`extraction.topic.TopicModel.relevance`, BM25 with statistics
+learned from the crawl's own clean pages): it is stored, ranks pages in SQL and feeds the saturation test.
+A link's priority combines, by the ``FOCUS_*`` weights, how much of the topic each of these names
+(`TopicModel.coverage`, the IDF-weighted share of the topic's terms):
 
-- the relevance of the block the link sits in (``FOCUS_BLOCK_WEIGHT``): the higher of the block's own and
-  its run's (`block_runs`: the list or section around it),
-- the relevance of its anchor text and of the words of its URL's path (``FOCUS_ANCHOR_WEIGHT``),
-- the relevance of its page (``FOCUS_PAGE_WEIGHT``),
+- its anchor text and the words of its URL's path (``FOCUS_ANCHOR_WEIGHT``);
+- the block it sits in (``FOCUS_BLOCK_WEIGHT``): the higher of the block's own words and its run's
+  (`block_runs`: the list or section around it, what a table of contents' entry is listed under);
+- its page (``FOCUS_PAGE_WEIGHT``), by the page's title: the BM25 relevance of the whole text measured to
+  mislead here, a long page holding every term passing its high score to all of its links;
 
 times ``FOCUS_TEMPLATE_FACTOR`` when the block is noise (a menu, a "latest posts" box, a footer) and the
 page's content holds links of its own: the site's template links everywhere, its content links to what it is
 about. A page whose links are all in noise is a list of links judged as a whole (a contents page judged before
 its cluster's site model exists): nothing to tell its template from. ``FOCUS_BLOCK_SIGNAL = False`` leaves the
-block out (its relevance and label), for comparison. The priority goes through Scrapy's `Request.priority`, so
+block out (its words and label), for comparison. The priority goes through Scrapy's `Request.priority`, so
 any scheduler orders by it, a shared one included.
 """
 
@@ -31,9 +34,11 @@ from extraction.topic import Topic, TopicModel, terms
 _SCALE = 1000
 
 
-def parse_topic(topic: str | None, topic_file: str | None) -> Topic | None:
-    """The topic of ``-a topic=WORDS`` or ``-a topic_file=PATH`` (its text), or None for a plain crawl;
-    ValueError for an empty topic or an unreadable file."""
+def parse_topic(topic: str | None, topic_file: str | None) -> tuple[Topic | None, tuple[str, ...]]:
+    """The topic of ``-a topic=WORDS`` or ``-a topic_file=PATH``, and its example URLs: a file whose lines
+    (blank ones aside) are all http(s) URLs names example pages, whose clean text defines the topic once
+    the crawl has fetched them (`Topic.of_examples`); any other file is the topic's text. (None, ()) for a
+    plain crawl; ValueError for an empty topic or an unreadable file."""
     if topic and topic_file:
         raise ValueError("give -a topic or -a topic_file, not both")
     if topic_file:
@@ -41,7 +46,10 @@ def parse_topic(topic: str | None, topic_file: str | None) -> Topic | None:
             topic = Path(topic_file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             raise ValueError(f"-a topic_file={topic_file}: {error}") from None
-    return Topic.of(topic) if topic is not None else None
+        lines = [line.strip() for line in topic.splitlines() if line.strip()]
+        if lines and all(urlsplit(line).scheme in ("http", "https") for line in lines):
+            return None, tuple(dict.fromkeys(lines))
+    return (Topic.of(topic) if topic is not None else None), ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +72,8 @@ class FocusWeights:
     """The saturation test reads this many relevant pages (0: never stop)."""
     saturation_new_terms: float
     """Saturated when those pages brought less than this share of new words each on average."""
+    example_terms: int
+    """A topic given by example pages has this many terms (`Topic.of_examples`)."""
 
 
 class Saturation:
@@ -116,12 +126,11 @@ class Focus:
         return self.saturation.saturated
 
     def priorities(self, result: ExtractionResult, page_relevance: float) -> dict[str, int]:
-        """Each link's priority (higher first)."""
-        weights, blocks = self.weights, result.blocks
-        runs = block_runs(blocks) if weights.block_signal else []
-        block_scores: dict[int, float] = {}
-        run_scores: dict[int, float] = {}
-        found = {}
+        """Each link's priority (higher first). `page_relevance` is the page's stored relevance; a link
+        weighs its page by what the page's title names instead (see the module's note)."""
+        weights, blocks, model = self.weights, result.blocks, self.model
+        page_score = weights.page_weight * model.coverage(set(terms(result.title)))
+        blocks_score = _BlockScores(model, blocks) if weights.block_signal else None
         links = result.link_blocks()
         # A page whose content holds no link is a list of links judged noise as a whole (a contents page
         # judged alone), or a leaf whose template links the crawl met before: its lists are not demoted.
@@ -129,24 +138,42 @@ class Focus:
             0 <= position < len(blocks) and blocks[position].label is Label.CONTENT
             for _, position, _ in links
         )
+        found = {}
         for url, position, anchor in links:
-            score = (
-                weights.anchor_weight * self.model.relevance(f"{anchor} {url_words(url)}")
-                + weights.page_weight * page_relevance
-            )
-            if weights.block_signal and 0 <= position < len(blocks):
-                if position not in block_scores:
-                    start, end = runs[position]
-                    if start not in run_scores:
-                        run_scores[start] = self.model.relevance("\n".join(b.text for b in blocks[start:end]))
-                    # A block alone in its run is its run: one relevance, not two.
-                    own = self.model.relevance(blocks[position].text) if end - start > 1 else 0.0
-                    block_scores[position] = max(own, run_scores[start])
-                score += weights.block_weight * block_scores[position]
+            path = terms(url_words(url))
+            said = model.coverage(set(terms(anchor)).union(path), " ".join(path))
+            score = weights.anchor_weight * said + page_score
+            if blocks_score is not None and 0 <= position < len(blocks):
+                score += weights.block_weight * blocks_score.of(position)
                 if demote and blocks[position].label is not Label.CONTENT:
                     score *= weights.template_factor
             found[url] = round(_SCALE * score)
         return found
+
+
+class _BlockScores:
+    """What each block of a page names of the topic (`TopicModel.coverage`): the higher of the block's
+    own words' and its run's (`block_runs`), each run read once."""
+
+    def __init__(self, model: TopicModel, blocks: list[Block]) -> None:
+        self.model = model
+        self.blocks = blocks
+        self.runs = block_runs(blocks)
+        self.scores: dict[int, float] = {}
+        self.run_scores: dict[int, float] = {}
+
+    def of(self, position: int) -> float:
+        """The score of the block at `position`."""
+        score = self.scores.get(position)
+        if score is None:
+            start, end = self.runs[position]
+            if start not in self.run_scores:
+                words = terms("\n".join(block.text for block in self.blocks[start:end]))
+                self.run_scores[start] = self.model.coverage(set(words))
+            # A block alone in its run is its run: one score, not two.
+            own = self.model.coverage(set(terms(self.blocks[position].text))) if end - start > 1 else 0.0
+            score = self.scores[position] = max(own, self.run_scores[start])
+        return score
 
 
 def block_runs(blocks: list[Block]) -> list[tuple[int, int]]:

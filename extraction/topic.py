@@ -1,5 +1,6 @@
 """Topic relevance: how close a text is to a topic given in words, by BM25 (Robertson and Zaragoza, 2009)
-with its document statistics learned from the texts seen so far, a focused crawl's own clean pages.
+with its document statistics learned from the texts seen so far, a focused crawl's own clean pages; and
+how much of a topic a short text names (`TopicModel.coverage`: a link's anchor and URL, a list of links).
 
 A topic is a few words or a short description. Its terms are its words less common English function
 words, each folded to a crude stem (lower case, a plural or "-ing"/"-ed" ending cut) so that "crawler" and
@@ -67,6 +68,22 @@ class Topic:
             raise ValueError(f"the topic {text.strip()[:80]!r} has no word to look for")
         return cls(text.strip(), found)
 
+    @classmethod
+    def of_examples(cls, texts: list[str], size: int) -> Topic:
+        """The topic of example pages' texts: their `size` terms held by the most of them, the more
+        frequent first among equals (what the examples share, not one page's asides). Terms common on the
+        whole site weigh less once the crawl has seen it (`TopicModel`'s IDF). ValueError without a term."""
+        held: Counter[str] = Counter()
+        counts: Counter[str] = Counter()
+        for text in texts:
+            words = terms(text)
+            counts.update(words)
+            held.update(set(words))
+        ranked = sorted(held, key=lambda term: (-held[term], -counts[term], term))[:size]
+        if not ranked:
+            raise ValueError("the topic's example pages have no word to look for")
+        return cls(" ".join(ranked), tuple(ranked))
+
 
 @dataclass(slots=True)
 class TopicModel:
@@ -78,6 +95,7 @@ class TopicModel:
     documents: int = 0
     total_terms: int = 0
     frequency: Counter[str] = field(default_factory=Counter)
+    _idfs: dict[str, float] = field(default_factory=dict, init=False, repr=False)
 
     def observe(self, text: str) -> None:
         """Count one document (a page's clean text) in the statistics."""
@@ -87,6 +105,7 @@ class TopicModel:
         """`observe` for a text already split into `terms`."""
         self.documents += 1
         self.total_terms += len(words)
+        self._idfs.clear()
         wanted = self.topic.terms
         self.frequency.update(term for term in set(words) if term in wanted)
 
@@ -103,6 +122,20 @@ class TopicModel:
         score = self._score(counts, length)
         return score / self._ideal() if score else 0.0
 
+    def coverage(self, words: set[str], joined: str = "") -> float:
+        """How much of the topic a short text names, 0 to 1: the share of the topic's terms among `words`,
+        each term weighted by its IDF. A term of four letters or more also counts inside a word of `joined`
+        (a URL's words, space-separated), where slugs join words: ``createtable``, ``growingtomatoes``.
+        Unlike `relevance`, neither how often a term occurs nor the text's length counts: a link's anchor
+        and URL, or a list of links, say what they name once."""
+        found = total = 0.0
+        for term in self.topic.terms:
+            weight = self._idf(term)
+            total += weight
+            if term in words or (len(term) >= 4 and term in joined):
+                found += weight
+        return found / total if total else 0.0
+
     def _score(self, counts: Counter[str], length: int) -> float:
         average = self.total_terms / self.documents if self.documents else float(length)
         norm = self.k1 * (1 - self.b + self.b * length / max(average, 1.0))
@@ -114,8 +147,11 @@ class TopicModel:
         return score
 
     def _idf(self, term: str) -> float:
-        held = self.frequency.get(term, 0)
-        return math.log(1 + (self.documents - held + 0.5) / (held + 0.5))
+        weight = self._idfs.get(term)
+        if weight is None:
+            held = self.frequency.get(term, 0)
+            weight = self._idfs[term] = math.log(1 + (self.documents - held + 0.5) / (held + 0.5))
+        return weight
 
     def _ideal(self) -> float:
         """The score of an average-length text holding every topic term twice."""

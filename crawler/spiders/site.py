@@ -65,6 +65,7 @@ from extraction import BUILD, ExtractionConfig, ExtractionError, ExtractionResul
 from extraction.links import normalise_url
 from extraction.methods.base import Method
 from extraction.methods.registry import get_method
+from extraction.topic import Topic
 from pipelines.config import CrawlConfig
 from pipelines.context import CrawlContext
 from pipelines.storage.crawl_state import DueUrl, due_urls, known_urls
@@ -85,7 +86,7 @@ _MEDIA = (".mp3", ".mp4", ".m4a", ".avi", ".mov", ".mkv", ".webm", ".ogg", ".wav
 _ASSETS = (".woff", ".woff2", ".ttf", ".otf", ".eot", ".css", ".js", ".mjs", ".map", ".json", ".txt", ".csv")
 NON_HTML_EXTENSIONS = frozenset(_IMAGES + _DOCUMENTS + _ARCHIVES + _MEDIA + _ASSETS)
 # A focused crawl asks for a queued URL again when a later link ranks it this much higher (thousandths).
-REPRIORITY_MARGIN = 100
+REPRIORITY_MARGIN = 25
 # The message of a request dropped because a request of higher priority asks for the same URL.
 SUPERSEDED = "superseded"
 # Answers that say a page is no more: its stored version is marked gone.
@@ -109,7 +110,8 @@ class SiteSpider(Spider):
     ) -> None:
         super().__init__(**kwargs)
         # A focused crawl's topic (`crawler.focus`): None crawls breadth-first, as Scrapy's scheduler orders.
-        self.topic = parse_topic(topic, topic_file)
+        # A topic given by example pages is read from them when the crawl starts (`_topic_from_examples`).
+        self.topic, self.topic_examples = parse_topic(topic, topic_file)
         self.focus: Focus | None = None
         # A focused crawl's URLs waiting in the queue, with their priority, and the priority of the latest
         # request of each URL asked for again (`_reprioritised`: the others for it are superseded).
@@ -172,7 +174,7 @@ class SiteSpider(Spider):
             crawler.settings.set("DEPTH_LIMIT", spider.max_depth, priority="spider")
         spider.guards = TrapGuards(settings_group(TrapLimits, crawler.settings, "TRAP_"))
         if spider.topic is not None:
-            spider.focus = Focus(spider.topic, settings_group(FocusWeights, crawler.settings, "FOCUS_"))
+            spider.focus = Focus(spider.topic, spider.focus_weights)
         spider.seeds = usable_seeds(spider.seeds, crawler.settings.getint("URLLENGTH_LIMIT"))
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._item_dropped, signal=signals.item_dropped)
@@ -193,8 +195,7 @@ class SiteSpider(Spider):
                 self.frontier = RedisFrontier(fleet.fleet(self))
         self.logger.info("Extraction method %s, %s", self.config.method, BUILD)
         if self.topic is not None:
-            terms = ", ".join(self.topic.terms)
-            self.logger.info("Focused crawl: links ordered by relevance to the topic (terms: %s)", terms)
+            self._log_topic()
 
     async def start(self) -> AsyncIterator[Request]:
         """One request per seed the crawl state does not know or holds as due, then one per other due URL.
@@ -204,6 +205,8 @@ class SiteSpider(Spider):
         pass Scrapy's duplicate filter (``dont_filter``): with a JOBDIR it remembers the URLs of an
         earlier run, and the crawl state, not the filter, decides what is fetched again.
         """
+        if self.topic_examples and not await self._topic_from_examples():
+            return
         due, known = self._load_state()
         self.guards.count(known | set(self.seeds))
         if not self.frontier.seeds_first():
@@ -216,6 +219,48 @@ class SiteSpider(Spider):
             if self.max_depth is None or entry.depth <= self.max_depth:
                 yield self._request(entry.url, entry, dont_filter=True)
         self.frontier.seeded()
+
+    @property
+    def focus_weights(self) -> FocusWeights:
+        """The ``FOCUS_*`` settings."""
+        return settings_group(FocusWeights, self.crawler.settings, "FOCUS_")
+
+    def _log_topic(self, source: str = "") -> None:
+        terms = ", ".join(cast(Topic, self.topic).terms)
+        self.logger.info(
+            "Focused crawl: links ordered by relevance to the topic%s (terms: %s)", source, terms
+        )
+
+    async def _topic_from_examples(self) -> bool:
+        """Fetch the topic's example pages before any seed and make the topic of their clean text; False,
+        with an error logged, when none could be read (the crawl then fetches nothing)."""
+        texts = [text for url in self.topic_examples if (text := await self._example_text(url))]
+        if not texts:
+            self.logger.error(
+                "None of the topic's %d example pages could be read: nothing to crawl for",
+                len(self.topic_examples),
+            )
+            return False
+        self.topic = Topic.of_examples(texts, self.focus_weights.example_terms)
+        self.focus = Focus(self.topic, self.focus_weights)
+        self._log_topic(f" of {len(texts)} example pages")
+        return True
+
+    async def _example_text(self, url: str) -> str:
+        """The clean text of one example page, through the downloader's middlewares (robots.txt, retries);
+        "" with a warning when it cannot be had."""
+        try:
+            response = await self.crawler.engine.download_async(Request(url, dont_filter=True))
+            if response.status != 200:
+                raise ValueError(f"HTTP {response.status}")
+            if not isinstance(response, HtmlResponse):
+                raise ValueError("not HTML")
+            method = self.method_for(self.config.of(site_of(response.url)).extraction)
+            text = method.extract(response.body, url=response.url, encoding=_charset(response)).text
+        except Exception as error:  # a network failure, robots.txt, a retry given up, a page unreadable
+            self.logger.warning("Topic example %s left out: %s", url, error)
+            return ""
+        return text
 
     def parse_page(self, response: Response) -> Iterator[Request | PageRecord | UrlRecord]:
         """Extract one response: yield its `PageRecord` and requests for its new in-scope links."""

@@ -35,15 +35,31 @@ def weights(**settings: object) -> FocusWeights:
 
 
 def test_parse_topic_reads_words_or_a_file(tmp_path: Path) -> None:
-    assert parse_topic(None, None) is None
-    assert parse_topic("Growing tomatoes", None).terms == ("grow", "tomato")  # type: ignore[union-attr]
+    assert parse_topic(None, None) == (None, ())
+    assert parse_topic("Growing tomatoes", None) == (Topic.of("Growing tomatoes"), ())
     path = tmp_path / "topic.txt"
     path.write_text("Tomatoes: sowing, planting out and pinching side shoots.\n", encoding="utf-8")
-    assert parse_topic(None, str(path)).terms[:2] == ("tomato", "sow")  # type: ignore[union-attr]
+    topic, examples = parse_topic(None, str(path))
+    assert topic is not None and topic.terms[:2] == ("tomato", "sow") and examples == ()
     with pytest.raises(ValueError, match="not both"):
         parse_topic("tomatoes", str(path))
     with pytest.raises(ValueError, match="topic_file"):
         parse_topic(None, str(tmp_path / "missing.txt"))
+
+
+def test_a_topic_file_of_urls_names_example_pages(tmp_path: Path) -> None:
+    path = tmp_path / "examples.txt"
+    path.write_text(
+        "https://garden.test/tomatoes\n\nhttp://garden.test/beans\nhttps://garden.test/tomatoes\n"
+    )
+    assert parse_topic(None, str(path)) == (
+        None,
+        ("https://garden.test/tomatoes", "http://garden.test/beans"),
+    )
+    # A line that is not a URL makes the file a text: its words are the topic.
+    path.write_text("https://garden.test/tomatoes\ntomatoes and beans\n")
+    topic, examples = parse_topic(None, str(path))
+    assert examples == () and topic is not None and "tomato" in topic.terms
 
 
 def test_a_content_link_outranks_a_menu_link_of_equal_words() -> None:
@@ -128,3 +144,30 @@ def test_a_page_whose_content_holds_no_link_keeps_its_lists_whole() -> None:
     assert focus.priorities(hub, 0.5) == undemoted.priorities(hub, 0.5)
     mixed = focus.priorities(_page([Label.CONTENT, Label.NOISE]), 0.5)
     assert mixed["http://garden.test/page-1"] < mixed["http://garden.test/page-0"]
+
+
+def test_a_link_is_judged_by_its_url_words_as_well_as_its_anchor() -> None:
+    page = extract(
+        """<html><head><title>Club news</title></head><body><main><h1>News</h1>
+        <p>What the members wrote this month, <a href="/growing-tomatoes-under-glass">read on</a>, and
+        <a href="/opening-hours">read on</a> for the new opening hours of the allotments.</p>
+        </main></body></html>""",
+        url="http://garden.test/news",
+        config=ExtractionConfig(anchor_texts=True),
+    )
+    focus = Focus(Topic.of("growing tomatoes"), weights())
+    priorities = focus.priorities(page, focus.page_relevance(page))
+    assert (
+        priorities["http://garden.test/growing-tomatoes-under-glass"]
+        > priorities["http://garden.test/opening-hours"]
+    )
+
+
+def test_a_page_whose_title_names_the_topic_lifts_its_links() -> None:
+    focus = Focus(Topic.of("growing tomatoes"), weights())
+    about, other = _page([Label.CONTENT]), _page([Label.CONTENT])
+    about.title = "Growing tomatoes"
+    assert (
+        focus.priorities(about, 0.0)["http://garden.test/page-0"]
+        > focus.priorities(other, 0.0)["http://garden.test/page-0"]
+    )

@@ -100,3 +100,31 @@ def test_a_queued_link_met_again_in_content_is_fetched_with_its_higher_priority(
     # Before /guide: at most the one tomato page already handed to the downloader when /notes was parsed.
     assert sum(path in tomatoes for path in pages[: pages.index("/guide")]) <= 1
     assert run.stat("cleancrawl/links_reprioritised") == 1
+
+
+def test_a_topic_of_example_pages_is_read_from_them_before_the_seeds(tmp_path: Path) -> None:
+    # The example, off the crawl's path, is about tomatoes: the crawl then goes for the guide first.
+    example = article("Sowing tomatoes").replace(
+        "</article>",
+        "<p>Tomatoes: sow the seed in March, pinch out the side shoots, water deeply.</p></article>",
+    )
+    routes = {**_routes(), "/example": page(example)}
+    with serve_routes(routes) as server:  # type: ignore[arg-type]
+        topic_file = tmp_path / "examples.txt"
+        topic_file.write_text(f"{server.base}/example\n{server.base}/missing\n", encoding="utf-8")
+        run = run_crawl(tmp_path, f"{server.base}/", args={"topic_file": str(topic_file)}, settings=SLOW)
+    assert run.returncode == 0, run.log[-3000:]
+    pages = [path for path in server.requested if path != "/robots.txt"]
+    assert pages[:4] == ["/example", "/missing", "/", "/guide"]
+    assert "Topic example" in run.log and "/missing left out: HTTP 404" in run.log
+    assert "to the topic of 1 example pages (terms: sow, tomato" in run.log
+    assert f"{server.base}/example" not in _relevance(tmp_path)
+
+
+def test_a_topic_whose_example_pages_cannot_be_read_crawls_nothing(tmp_path: Path) -> None:
+    with serve_routes(_routes()) as server:  # type: ignore[arg-type]
+        topic_file = tmp_path / "examples.txt"
+        topic_file.write_text(f"{server.base}/missing\n", encoding="utf-8")
+        run = run_crawl(tmp_path, f"{server.base}/", args={"topic_file": str(topic_file)}, settings=SLOW)
+    assert "None of the topic's 1 example pages could be read" in run.log
+    assert [path for path in server.requested if path != "/robots.txt"] == ["/missing"]
