@@ -11,7 +11,10 @@ description, never as URL patterns:
 - parts of the PostgreSQL 15 manual (``postgresql-docs`` of `benchmarks.sites`, 1,169 pages, far more than a
   crawl's budget; 130 to 212 relevant pages each): a page is relevant when it is under the part's entry in
   the manual's own tables of contents (`TableOfContents`: the part's page lists its chapters and sections,
-  a chapter's page its sections, and so on down).
+  a chapter's page its sections, and so on down);
+- sections of SQLAlchemy 1.4's documentation (``sqlalchemy-docs``, 224 pages), the held-out site: its
+  descriptions were written before it was first crawled and the crawler was never tuned on it; a page is
+  relevant when it is under the section's entry in the Sphinx tables of contents from ``contents.html``.
 
 Four crawls per topic, each ``scrapy crawl site`` in a subprocess into a fresh SQLite store, the same
 settings (two requests at a time, so that the frontier has a backlog and its order matters; AutoThrottle
@@ -30,7 +33,7 @@ the order of storage; fewer than N when fewer were stored); "to 80%" is the numb
 of the topic's relevant pages had been stored, or "not reached" within the budget. The ceiling of harvest@N
 is min(relevant, N) / N. The targets are issue 16's.
 
-Usage: ``python -m benchmarks.focus [--shared DIR] [--sites whizzy,python311,postgresql-docs]
+Usage: ``python -m benchmarks.focus [--shared DIR] [--sites whizzy,python311,postgresql-docs,sqlalchemy-docs]
 [--topics NAME,...] [--max-pages 200]``
 """
 
@@ -66,7 +69,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 CUTS = (50, 100, 200)
 SHARE = 0.8
-SITES = ("whizzy", "python311", "postgresql-docs")
+SITES = ("whizzy", "python311", "postgresql-docs", "sqlalchemy-docs")
 KINDS = ("breadth-first", "best-first", "focused, no block", "focused")
 # The same for every crawl; two requests at a time keeps a backlog in the frontier, so its order matters.
 CRAWL_SETTINGS = {
@@ -157,8 +160,31 @@ POSTGRESQL_TOPICS = {
         "statistics."
     ),
 }
+# One sentence per section of SQLAlchemy 1.4's documentation (its title in contents.html -> description),
+# written before the site was first crawled and never tuned on it: the held-out site.
+SQLALCHEMY_TOPICS = {
+    "SQLAlchemy ORM": (
+        "Mapping Python classes to database tables with the object relational mapper: declarative "
+        "mapping, relationships between classes, the session and its unit of work, loading related "
+        "objects, querying mapped objects, inheritance hierarchies and extensions such as hybrid attributes"
+        " and association proxies."
+    ),
+    "SQLAlchemy Core": (
+        "The SQL expression language and the engine underneath: connecting with engines and connection "
+        "pools, describing tables with metadata and schema constructs, column types, building select, "
+        "insert, update and delete statements, reflecting existing databases, events and custom SQL "
+        "constructs."
+    ),
+    "Changes and Migration": (
+        "What changed from one release to the next: the changelog of each version, notes on migrating "
+        "applications when upgrading, deprecated features and their replacements, and the new features "
+        "each release introduced."
+    ),
+}
 # DocBook's table of contents on a part's, chapter's or reference's page: the pages under it.
 DOCBOOK_TOC = "div.toc"
+# Sphinx's: the toctree directive's output.
+SPHINX_TOC = "div.toctree-wrapper"
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,8 +532,11 @@ def targets(results: list[TopicResult]) -> list[str]:
     for result in results:
         focused, breadth, best = (at100(result, kind) for kind in ("focused", "breadth-first", "best-first"))
         name = f"{result.topic.site}/{result.topic.name}"
+        # No crawl harvests more than min(relevant, 100) / 100 at N = 100.
+        ceiling = min(len(result.topic.relevant), 100) / 100
+        beyond = f", past the ceiling {ceiling:.2f}" if best + 0.15 > ceiling else ""
         double.append((focused >= 2 * breadth, f"{name} {focused:.2f} vs 2 x {breadth:.2f}"))
-        margin.append((focused >= best + 0.15, f"{name} {focused:.2f} vs {best:.2f} + 0.15"))
+        margin.append((focused >= best + 0.15, f"{name} {focused:.2f} vs {best:.2f} + 0.15{beyond}"))
     gain = _mean([at100(r, "focused") - at100(r, "focused, no block") for r in results]) or 0.0
     lines = []
     for title, checks in (
@@ -564,17 +593,12 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 "python311: the Python 3.11 docs are not installed (make docs-data); skipped", file=sys.stderr
             )
-    if "postgresql-docs" in wanted_sites:
-        docs = next(site for site in catalogue(shared, DEFAULT_CACHE) if site.name == "postgresql-docs")
-        if (docs.root / "index.html").is_file():
-            toc = TableOfContents(docs.root, DOCBOOK_TOC)
-            topics = toc_topics(docs.name, toc, "/", POSTGRESQL_TOPICS)
-            plan.append((ServedSite(docs.name, docs.root, docs.start), topics))
-        else:
-            print(
-                "postgresql-docs: the PostgreSQL manual is not installed (make sites-data); skipped",
-                file=sys.stderr,
-            )
+    for name, selector, contents, described in (
+        ("postgresql-docs", DOCBOOK_TOC, "/", POSTGRESQL_TOPICS),
+        ("sqlalchemy-docs", SPHINX_TOC, "/contents.html", SQLALCHEMY_TOPICS),
+    ):
+        if name in wanted_sites:
+            plan += _toc_site(shared, name, selector, contents, described)
     if wanted_topics is not None:
         plan = [(site, [t for t in topics if t.name in wanted_topics]) for site, topics in plan]
     print(
@@ -593,6 +617,19 @@ def main(argv: list[str] | None = None) -> int:
         print(render_summary(results))
     print(f"\n{len(results)} topics in {time.perf_counter() - started:.0f} s")
     return 0
+
+
+def _toc_site(
+    shared: Path, name: str, selector: str, contents: str, described: dict[str, str]
+) -> list[tuple[ServedSite, list[Topic]]]:
+    """A documentation site of `benchmarks.sites` whose topics are entries of its tables of contents (read
+    from the `contents` page on); none, with a note, when it is not installed."""
+    docs = next(site for site in catalogue(shared, DEFAULT_CACHE) if site.name == name)
+    if not (docs.root / "index.html").is_file():
+        print(f"{name}: {docs.origin} is not installed (make sites-data); skipped", file=sys.stderr)
+        return []
+    topics = toc_topics(docs.name, TableOfContents(docs.root, selector), contents, described)
+    return [(ServedSite(docs.name, docs.root, docs.start), topics)]
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:

@@ -14,6 +14,8 @@ from benchmarks.crawl import ServedSite
 from benchmarks.focus import (
     DOCBOOK_TOC,
     POSTGRESQL_TOPICS,
+    SPHINX_TOC,
+    SQLALCHEMY_TOPICS,
     Crawl,
     KeywordPriorityMiddleware,
     TableOfContents,
@@ -173,6 +175,31 @@ def test_postgresql_topics_are_the_manuals_parts() -> None:
     for index, name in enumerate(names):
         for other in names[index + 1 :]:
             assert not topics[name] & topics[other], (name, other)  # the parts do not share pages
+
+
+def test_sqlalchemy_topics_are_the_documentation_s_sections() -> None:
+    site = next(site for site in catalogue(Path(), DEFAULT_CACHE) if site.name == "sqlalchemy-docs")
+    if not (site.root / "contents.html").is_file():
+        pytest.skip(f"{site.root} is missing (make sites-data, or apt-get install python-sqlalchemy-doc)")
+    toc = TableOfContents(site.root, SPHINX_TOC)
+    topics = {
+        topic.name: topic.relevant
+        for topic in toc_topics(site.name, toc, "/contents.html", SQLALCHEMY_TOPICS)
+    }
+    assert list(topics) == list(SQLALCHEMY_TOPICS)
+    assert "/orm/session_basics.html" in topics["SQLAlchemy ORM"]
+    assert "/core/engines.html" in topics["SQLAlchemy Core"]
+    assert "/changelog/migration_14.html" in topics["Changes and Migration"]
+    for name, relevant in topics.items():
+        assert 20 <= len(relevant) <= 70, name
+        files = [
+            site.root / (path.lstrip("/") + ("index.html" if path.endswith("/") else "")) for path in relevant
+        ]
+        assert all(file.is_file() for file in files), name
+    names = list(topics)
+    for index, name in enumerate(names):
+        for other in names[index + 1 :]:
+            assert not topics[name] & topics[other], (name, other)
 
 
 def test_tables_and_targets() -> None:
