@@ -90,9 +90,10 @@ bench-scale: $(COMPILED) services
 	$(PY) -m benchmarks.scale $(ARGS)
 
 # Focused crawling (issue 16; benchmarks/focus.py): breadth-first, best-first on URL and anchor keywords, cleancrawl
-# focused without and with the block signal, on whizzy's categories, Python library chapters and the PostgreSQL
-# manual's parts (skipped until make sites-data installs it): harvest@50/100/200, pages to 80% of a topic's pages,
-# the targets. About 15 minutes; fewer: make bench-focus ARGS='--sites postgresql-docs'.
+# focused without and with the block signal, on whizzy's categories, Python library chapters, the PostgreSQL
+# manual's parts and SQLAlchemy's sections (the last two skipped until make sites-data installs them):
+# harvest@50/100/200, pages to 80% of a topic's pages, the targets. About 14 minutes; fewer: make bench-focus
+# ARGS='--sites postgresql-docs'.
 bench-focus: $(COMPILED) docs-data
 	CLEANCRAWL_SHARED="$(SHARED)" $(PY) -m benchmarks.focus $(ARGS)
 
