@@ -89,6 +89,9 @@ class ExtractionConfig:
     widen_min_gain: float = 0.2
     """The content node widens to its parent while the parent adds at least `widen_good_ratio` good text of
     all it adds, and at least this share of the good text already held."""
+    widen_prose_ratio: float = 0.85
+    """Past a parent that adds too little to be taken, an ancestor is taken when at least this share of all
+    it adds is good text (and enough of it)."""
     spread_share: float = 0.3
     """A content node holding under this share of the page's good text is not where the content lives: the
     page's `<main>` (or body) is taken instead."""

@@ -405,22 +405,27 @@ def _main_or_body(page: Page, root: int) -> int:
 
 
 def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig) -> int:
-    """Climb from the best node while each parent adds mostly good text (service and landing pages).
+    """Climb from the best node while its ancestors add mostly good text (service and landing pages).
 
     An article's container stops the climb at its comments and link lists; a page whose content is
-    spread over many sections (no single dominant node) climbs to the section that holds them all.
+    spread over many sections (no single dominant node) climbs to the section that holds them all. A
+    parent that adds too little good text to be taken alone is looked past: an ancestor further up that
+    adds prose almost only (`widen_prose_ratio`), and enough of it, is taken (a long reference page whose
+    largest list outweighs the prose of the sections around it).
     """
     nodes = page.nodes
-    while nodes[root].parent >= 0:
-        parent = nodes[root].parent
-        added_good = good[parent] - good[root]
-        added_all = nodes[parent].text_chars - nodes[root].text_chars
-        if added_all and (
-            added_good < config.widen_good_ratio * added_all
-            or added_good < config.widen_min_gain * good[root]
-        ):
+    current = root
+    while nodes[current].parent >= 0:
+        current = nodes[current].parent
+        added_good = good[current] - good[root]
+        added_all = nodes[current].text_chars - nodes[root].text_chars
+        if added_all and added_good < config.widen_good_ratio * added_all:
             break
-        root = parent
+        mostly = config.widen_good_ratio if nodes[root].parent == current else config.widen_prose_ratio
+        if not added_all or (
+            added_good >= mostly * added_all and added_good >= config.widen_min_gain * good[root]
+        ):
+            root = current
     return root
 
 

@@ -324,3 +324,24 @@ def test_the_content_is_found_near_the_headline_not_in_a_dialog_apart() -> None:
     # Without the headline to go by, the dialog's prose wins the content area.
     unanchored = extract(html, config=ExtractionConfig(headline_region_min_chars=10**6)).blocks
     assert find_block(unanchored, "Consent 3 0.").label is Label.CONTENT
+
+
+def test_a_reference_page_keeps_its_prose_around_its_longest_list() -> None:
+    # As on the PostgreSQL manual's app-psql.html (DocBook): one section's list of options holds most of the
+    # page's text, the sections around it the rest, and the levels between add a little each.
+    options = "".join(f"<dt>--option-{n}</dt><dd>{_paragraphs(f'Option {n}', 2)}</dd>" for n in range(14))
+    variables = f"<div class='variablelist'><dl>{options}</dl></div>"
+    listing = f"<div class='refsect2'><h3>Options</h3>{_paragraphs('Lead', 1)}{variables}</div>"
+    intro = f"<div class='refsect1'><h2>Description</h2>{_paragraphs('Intro', 3)}</div>"
+    usage = f"<div class='refsect1'><h2>Usage</h2><p>Short.</p>{listing}</div>"
+    notes = f"<div class='refsect1'><h2>Notes</h2>{_paragraphs('Notes', 6)}</div>"
+    menu = "<div class='navheader'><a href='/a'>Prev</a> <a href='/b'>Up</a> <a href='/c'>Next</a></div>"
+    body = f"<body>{menu}<div class='refentry'>{intro}{usage}{notes}</div></body>"
+    page = f"<html><head><title>psql</title></head>{body}</html>"
+    blocks = extract(page).blocks
+    for text in ("Option 5 0.", "Lead 0.", "Intro 2.", "Notes 5."):
+        assert find_block(blocks, text).label is Label.CONTENT, text
+    assert find_block(blocks, "Prev Up Next").label is Label.NOISE
+    # Each level judged alone, the climb stops below the section of the list: its lead is the most it takes.
+    alone = extract(page, config=ExtractionConfig(widen_prose_ratio=2.0)).blocks
+    assert find_block(alone, "Notes 5.").label is Label.NOISE
