@@ -9,7 +9,8 @@ category line or a menu near 0 (the same few texts again and again).
 
 The *content region* is where the cluster's pages keep their content: the deepest layout path under
 which the share `site_region_share` of the single-page model's content text lies, over all pages
-observed. Every counter is keyed by a slot, a shape or a path prefix, so memory grows with the distinct
+observed; or, where each page keeps its content in an element of its own told apart by its id alone (a
+Sphinx page's `section#intro`), the group of those elements. Every counter is keyed by a slot, a shape or a path prefix, so memory grows with the distinct
 blocks of a cluster, not with its pages.
 """
 
@@ -89,12 +90,19 @@ class TemplateSlots:
         siblings[prefix] = None
 
     def _deepest_prefix(self, needed: float) -> str | None:
-        """Walk down the prefix tree while a child holds `needed` chars (masses shrink going down)."""
+        """Walk down the prefix tree while a child holds `needed` chars (masses shrink going down). Where no
+        child does, but the children that differ by their id alone do together (Sphinx's `section#intro`,
+        `section#api`: one per page), the region is that group (`id_group`), and the walk ends there."""
         found, node, chars = None, "", self.content_chars
         while needed > 0:
-            best = max(self.children.get(node, ()), key=chars.__getitem__, default=None)
-            if best is None or chars[best] < needed:
+            children = self.children.get(node, {})
+            best = max(children, key=chars.__getitem__, default=None)
+            if best is None:
                 break
+            if chars[best] < needed:
+                group = id_group(best)
+                held = sum(chars[child] for child in children if id_group(child) == group)
+                return group if group != best and held >= needed else found
             found = node = best
         return found
 
@@ -120,10 +128,26 @@ def _containers(slot: str) -> tuple[str, ...]:
 
 
 def in_region(slot: str, region: str | None) -> bool:
-    """True when the slot lies at or under the region's path."""
+    """True when the slot lies at or under the region's path; a region that ends in a group of elements
+    told apart by their ids alone (`id_group`) holds what lies under any of them."""
     if region is None:
         return False
-    return slot == region or slot.startswith(region + SEPARATOR)
+    if slot == region or slot.startswith(region + SEPARATOR):
+        return True
+    depth = region.count(SEPARATOR) + 1
+    steps = slot.split(SEPARATOR, depth)
+    return len(steps) > depth and id_group(SEPARATOR.join(steps[:depth])) == region
+
+
+@lru_cache(maxsize=1 << 12)
+def id_group(prefix: str) -> str:
+    """The prefix with the id of its last step dropped (`main/section#api` -> `main/section`): elements
+    without a class keep their id in a layout path, and a page's sections have ids of their own."""
+    parent, _, last = prefix.rpartition(SEPARATOR)
+    tag, hash_, _ = last.partition("#")
+    if not hash_ or "." in tag:
+        return prefix
+    return f"{parent}{SEPARATOR}{tag}" if parent else tag
 
 
 def content_container(slots: Sequence[str]) -> str | None:

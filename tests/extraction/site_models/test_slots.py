@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from extraction.result import Block, BlockKind, Label
 from extraction.site_models.frequency import BlockFrequency, block_key
-from extraction.site_models.slots import TemplateSlots, in_region, page_region
+from extraction.site_models.slots import TemplateSlots, id_group, in_region, page_region
 
 ARTICLE = "body/div.main/article/p"
 HEADING = "body/div.main/article/h2"
@@ -75,3 +75,28 @@ def test_the_region_is_a_container_not_the_slot_of_the_paragraphs_it_holds() -> 
 def test_a_pages_own_region_is_a_container_too() -> None:
     content = [("body/div.chapter/div.para", 900), ("body/div.other/p", 100)]
     assert page_region(content, 0.8, "body/div.section") == "body/div.chapter"
+
+
+def test_sections_told_apart_by_their_ids_alone_form_the_region_together() -> None:
+    # As on SQLAlchemy's documentation (Sphinx): each page's content is a `<section id=...>` of its own, in
+    # the same container as the sidebar's table of contents, which is unique to each page too.
+    slots, frequency = TemplateSlots(), BlockFrequency()
+    for number in range(6):
+        text = Block(
+            0,
+            f"body/div.body/section#part-{number}/p",
+            "p",
+            BlockKind.PARAGRAPH,
+            f"Part {number} " * 40,
+            label=Label.CONTENT,
+        )
+        toc = Block(1, "body/div.body/div#sidebar/ul/li", "li", BlockKind.LIST_ITEM, f"Part {number}")
+        _observe(slots, frequency, [text, toc])
+    region = slots.region(0.8)
+    assert region == "body/div.body/section"
+    assert in_region("body/div.body/section#part-9/div.note/p", region)
+    assert in_region("body/div.body/section/p", region)
+    assert not in_region("body/div.body/div#sidebar/ul/li", region)
+    assert not in_region("body/div.body/sectionx#a/p", region)
+    assert id_group("body/div.body/section#part-1") == "body/div.body/section"
+    assert id_group("body/div.sect1#id-1.2") == "body/div.sect1#id-1.2"  # a class names it, not its id
