@@ -10,8 +10,8 @@ category line or a menu near 0 (the same few texts again and again).
 The *content region* is where the cluster's pages keep their content: the deepest layout path under
 which the share `site_region_share` of the single-page model's content text lies, over all pages
 observed; or, where each page keeps its content in an element of its own told apart by its id alone (a
-Sphinx page's `section#intro`), the group of those elements. Every counter is keyed by a slot, a shape or a path prefix, so memory grows with the distinct
-blocks of a cluster, not with its pages.
+Sphinx page's `section#intro`), the group of those elements. Every counter is keyed by a slot, a shape
+or a path prefix, so memory grows with the distinct blocks of a cluster, not with its pages.
 """
 
 from __future__ import annotations
