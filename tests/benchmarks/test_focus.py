@@ -221,6 +221,9 @@ def test_tables_and_targets() -> None:
     assert "harvest@100 >= 2 x breadth-first's on every topic: met" in summary
     assert "best-first's + 0.15 on every topic: met" in summary
     assert "block signal adds >= 0.05 harvest@100 on average: met (+0.400)" in summary
+    # Five relevant pages cap harvest@100 at 0.05: best-first's 0.02 + 0.15 is past it, and the line says so.
+    result.crawls["focused"] = result.crawls["breadth-first"]
+    assert "t 0.02 vs 0.03 + 0.15, past the ceiling 0.05" in render_summary([result])
 
 
 def test_a_best_first_crawl_fetches_the_keyword_link_first(tmp_path: Path) -> None:
