@@ -87,11 +87,7 @@ def run_fleet(count: int, root: Path, folder: Path) -> FleetRun:
     folder.mkdir()
     log = folder / "access.log"
     with new_database(f"cc_scale_{count}") as database, serve_nginx(root, access_log=log, workers=2) as base:
-        prefix = f"cleancrawl-bench:{uuid4().hex}"
-        settings = {**CRAWL_SETTINGS, "DATABASE_URL": database, "REDIS_URL": REDIS_URL, "FLEET_KEY": prefix}
-        settings["LOG_LEVEL"] = "INFO"
-        arguments = ["crawl", "site", "-a", f"seeds={base}/"]
-        arguments += [part for name, value in settings.items() for part in ("-s", f"{name}={value}")]
+        arguments = _fleet_crawl(base, database, LOG_LEVEL="INFO")
         started = time.perf_counter()
         with ThreadPoolExecutor(max_workers=count) as pool:
             futures = [
@@ -130,10 +126,7 @@ def run_killed(root: Path, folder: Path, kill_share: float) -> KillRun:
     log = folder / "access.log"
     expected = sum(1 for _ in root.rglob("*.html"))
     with new_database("cc_scale_kill") as database, serve_nginx(root, access_log=log, workers=2) as base:
-        settings = {**CRAWL_SETTINGS, "DATABASE_URL": database, "REDIS_URL": REDIS_URL, **_KILL_SETTINGS}
-        settings["FLEET_KEY"] = f"cleancrawl-bench:{uuid4().hex}"
-        command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"seeds={base}/"]
-        command += [part for name, value in settings.items() for part in ("-s", f"{name}={value}")]
+        command = [sys.executable, "-m", "scrapy", *_fleet_crawl(base, database, **_KILL_SETTINGS)]
         logs = [(folder / f"crawl-{i}.log").open("w") for i in range(2)]
         doomed, survivor = (
             subprocess.Popen(command, cwd=REPO_ROOT, stdout=out, stderr=subprocess.STDOUT) for out in logs
@@ -152,6 +145,15 @@ def run_killed(root: Path, folder: Path, kill_share: float) -> KillRun:
     shutil.rmtree(kept, ignore_errors=True)
     shutil.copytree(folder, kept)  # the crawl logs and the access log, to find what a lost page went through
     return KillRun(served, code, pages, distinct, outcome)
+
+
+def _fleet_crawl(base: str, database: str, **extra: str) -> list[str]:
+    """The arguments of `scrapy` for the processes of one fleet crawling the site at `base` into `database`,
+    under a new Redis key prefix: made once per fleet, given to each of its processes."""
+    settings = {**CRAWL_SETTINGS, "DATABASE_URL": database, "REDIS_URL": REDIS_URL, **extra}
+    settings["FLEET_KEY"] = f"cleancrawl-bench:{uuid4().hex}"
+    arguments = ["crawl", "site", "-a", f"seeds={base}/"]
+    return arguments + [part for name, value in settings.items() for part in ("-s", f"{name}={value}")]
 
 
 # The kill run: a request the dead process held goes back to the queue after FLEET_LEASE_TIMEOUT, which must

@@ -125,9 +125,9 @@ class Focus:
         """True when the last relevant pages brought little new vocabulary (`Saturation`)."""
         return self.saturation.saturated
 
-    def priorities(self, result: ExtractionResult, page_relevance: float) -> dict[str, int]:
-        """Each link's priority (higher first). `page_relevance` is the page's stored relevance; a link
-        weighs its page by what the page's title names instead (see the module's note)."""
+    def priorities(self, result: ExtractionResult) -> dict[str, int]:
+        """Each link's priority (higher first), after the page's `page_relevance` has fed the statistics. A
+        link weighs its page by what the page's title names, not by its relevance (see the module's note)."""
         weights, blocks, model = self.weights, result.blocks, self.model
         page_score = weights.page_weight * model.coverage(set(terms(result.title)))
         blocks_score = _BlockScores(model, blocks) if weights.block_signal else None

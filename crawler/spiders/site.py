@@ -241,8 +241,9 @@ class SiteSpider(Spider):
                 len(self.topic_examples),
             )
             return False
-        self.topic = Topic.of_examples(texts, self.focus_weights.example_terms)
-        self.focus = Focus(self.topic, self.focus_weights)
+        weights = self.focus_weights
+        self.topic = Topic.of_examples(texts, weights.example_terms)
+        self.focus = Focus(self.topic, weights)
         self._log_topic(f" of {len(texts)} example pages")
         return True
 
@@ -359,7 +360,7 @@ class SiteSpider(Spider):
         if self.focus is None:
             return None, {}
         relevance = self.focus.page_relevance(result)
-        return relevance, self.focus.priorities(result, relevance)
+        return relevance, self.focus.priorities(result)
 
     def _dequeued(self, request: Request) -> None:
         """A request reached the downloader: its URL no longer waits in the queue, and cannot be re-ranked."""

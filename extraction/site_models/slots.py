@@ -129,14 +129,11 @@ def _containers(slot: str) -> tuple[str, ...]:
 
 def in_region(slot: str, region: str | None) -> bool:
     """True when the slot lies at or under the region's path; a region that ends in a group of elements
-    told apart by their ids alone (`id_group`) holds what lies under any of them."""
+    told apart by their ids alone (`id_group`: `main/section`) holds what lies under any of them
+    (`main/section#api/p`: a layout step keeps an id only where it has no class)."""
     if region is None:
         return False
-    if slot == region or slot.startswith(region + SEPARATOR):
-        return True
-    depth = region.count(SEPARATOR) + 1
-    steps = slot.split(SEPARATOR, depth)
-    return len(steps) > depth and id_group(SEPARATOR.join(steps[:depth])) == region
+    return slot == region or slot.startswith((region + SEPARATOR, region + "#"))
 
 
 @lru_cache(maxsize=1 << 12)

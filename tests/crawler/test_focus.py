@@ -65,7 +65,8 @@ def test_a_topic_file_of_urls_names_example_pages(tmp_path: Path) -> None:
 def test_a_content_link_outranks_a_menu_link_of_equal_words() -> None:
     result = extract(PAGE, url="http://garden.test/notes/may", config=ExtractionConfig(anchor_texts=True))
     focus = Focus(Topic.of("growing tomatoes"), weights())
-    priorities = focus.priorities(result, focus.page_relevance(result))
+    focus.page_relevance(result)
+    priorities = focus.priorities(result)
     assert priorities["http://garden.test/guide/tomatoes"] > priorities["http://garden.test/menu/tomatoes"]
     assert priorities["http://garden.test/menu/tomatoes"] > priorities["http://garden.test/about"]
 
@@ -73,7 +74,8 @@ def test_a_content_link_outranks_a_menu_link_of_equal_words() -> None:
 def test_without_the_block_signal_equal_words_rank_equal() -> None:
     result = extract(PAGE, url="http://garden.test/notes/may", config=ExtractionConfig(anchor_texts=True))
     focus = Focus(Topic.of("growing tomatoes"), weights(FOCUS_BLOCK_SIGNAL=False))
-    priorities = focus.priorities(result, focus.page_relevance(result))
+    focus.page_relevance(result)
+    priorities = focus.priorities(result)
     assert priorities["http://garden.test/guide/tomatoes"] == priorities["http://garden.test/menu/tomatoes"]
 
 
@@ -112,10 +114,12 @@ LISTS = """<!DOCTYPE html><html><head><title>Garden guides</title></head><body><
 def test_a_link_is_judged_by_the_list_it_sits_in() -> None:
     result = extract(LISTS, url="http://garden.test/guides", config=ExtractionConfig(anchor_texts=True))
     focus = Focus(Topic.of("growing tomatoes"), weights())
-    priorities = focus.priorities(result, focus.page_relevance(result))
+    focus.page_relevance(result)
+    priorities = focus.priorities(result)
     assert priorities["http://garden.test/veg/watering"] > priorities["http://garden.test/club/watering"]
     plain = Focus(Topic.of("growing tomatoes"), weights(FOCUS_BLOCK_SIGNAL=False))
-    priorities = plain.priorities(result, plain.page_relevance(result))
+    plain.page_relevance(result)
+    priorities = plain.priorities(result)
     assert priorities["http://garden.test/veg/watering"] == priorities["http://garden.test/club/watering"]
 
 
@@ -141,8 +145,8 @@ def test_a_page_whose_content_holds_no_link_keeps_its_lists_whole() -> None:
     focus = Focus(Topic.of("growing tomatoes"), weights())
     undemoted = Focus(Topic.of("growing tomatoes"), weights(FOCUS_TEMPLATE_FACTOR=1.0))
     hub = _page([Label.NOISE, Label.NOISE])
-    assert focus.priorities(hub, 0.5) == undemoted.priorities(hub, 0.5)
-    mixed = focus.priorities(_page([Label.CONTENT, Label.NOISE]), 0.5)
+    assert focus.priorities(hub) == undemoted.priorities(hub)
+    mixed = focus.priorities(_page([Label.CONTENT, Label.NOISE]))
     assert mixed["http://garden.test/page-1"] < mixed["http://garden.test/page-0"]
 
 
@@ -156,7 +160,8 @@ def test_a_link_is_judged_by_its_url_words_as_well_as_its_anchor() -> None:
         config=ExtractionConfig(anchor_texts=True),
     )
     focus = Focus(Topic.of("growing tomatoes"), weights())
-    priorities = focus.priorities(page, focus.page_relevance(page))
+    focus.page_relevance(page)
+    priorities = focus.priorities(page)
     assert (
         priorities["http://garden.test/growing-tomatoes-under-glass"]
         > priorities["http://garden.test/opening-hours"]
@@ -168,6 +173,6 @@ def test_a_page_whose_title_names_the_topic_lifts_its_links() -> None:
     about, other = _page([Label.CONTENT]), _page([Label.CONTENT])
     about.title = "Growing tomatoes"
     assert (
-        focus.priorities(about, 0.0)["http://garden.test/page-0"]
-        > focus.priorities(other, 0.0)["http://garden.test/page-0"]
+        focus.priorities(about)["http://garden.test/page-0"]
+        > focus.priorities(other)["http://garden.test/page-0"]
     )
