@@ -18,6 +18,7 @@ STAMP := $(VENV)/.installed
 COMPILED := $(VENV)/.compiled
 BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTHON_DOCS := /usr/share/doc/python3.11/html
+POSTGRESQL_DOCS := /usr/share/doc/postgresql-doc-15/html
 
 .PHONY: test lint check evaluate bench bench-methods crawl bench-crawl bench-store bench-recrawl bench-scale bench-focus fuzz soak sites-data services docs-data clean distclean
 
@@ -85,9 +86,11 @@ bench-recrawl: $(COMPILED)
 
 # Scale-out (issue 18; benchmarks/scale.py): 1, 2 and 3 processes on one Redis frontier and one PostgreSQL store,
 # a generated site served by nginx; pages/s, duplicate fetches at the server, peak RSS per process; then two
-# processes with one killed mid-crawl (pages lost, logs in .cache/scale/killed) and the targets. About 35 minutes.
-bench-scale: $(COMPILED) services
+# processes with one killed mid-crawl (pages lost, logs in .cache/scale/killed) and the targets; then 1, 2 and 3
+# processes on the PostgreSQL manual, a real site whose pages a fleet meets in other orders. About 40 minutes.
+bench-scale: $(COMPILED) services docs-data
 	$(PY) -m benchmarks.scale $(ARGS)
+	$(PY) -m benchmarks.scale --site postgresql-docs --fleets 1,2,3 --kill 0
 
 # Focused crawling (issue 16; benchmarks/focus.py): breadth-first, best-first on URL and anchor keywords, cleancrawl
 # focused without and with the block signal, on whizzy's categories, Python library chapters, the PostgreSQL
@@ -132,14 +135,19 @@ services:
 	  for _ in 1 2 3 4 5 6 7 8 9 10; do (: </dev/tcp/127.0.0.1/6379) 2>/dev/null && break; sleep 0.5; done; \
 	else echo "services: redis not running and cannot be started here"; fi
 
-# The Python 3.11 documentation, a real site for the crawl tests. Installed when missing and possible; never fails.
+# Documentation packages, real sites for the tests: the Python 3.11 docs (Sphinx) and the PostgreSQL 15
+# manual (DocBook, whose pages a crawl can group into clusters in several ways). Installed when missing and
+# possible; never fails.
+DOCS_PACKAGES := python3.11-doc:$(PYTHON_DOCS)/index.html postgresql-doc-15:$(POSTGRESQL_DOCS)/index.html
 docs-data:
-	@if [ -f $(PYTHON_DOCS)/index.html ]; then :; \
+	@missing=""; for entry in $(DOCS_PACKAGES); do \
+	  [ -f "$${entry#*:}" ] || missing="$$missing $${entry%%:*}"; done; \
+	if [ -z "$$missing" ]; then :; \
 	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-	  echo "docs-data: installing python3.11-doc"; \
-	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-doc >/dev/null; } \
-	    || echo "docs-data: could not install python3.11-doc"; \
-	else echo "docs-data: $(PYTHON_DOCS) missing and python3.11-doc cannot be installed here"; fi
+	  echo "docs-data: installing$$missing"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; } \
+	    || echo "docs-data: could not install$$missing"; \
+	else echo "docs-data:$$missing missing and cannot be installed here"; fi
 
 clean:
 	rm -rf build dist *.egg-info $(COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis

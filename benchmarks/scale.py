@@ -1,7 +1,9 @@
 """Scale-out benchmark (`make bench-scale`, issue 18): 1, 2 and 3 crawler processes on one frontier.
 
-A generated news site (`benchmarks.sitegen`, ``--pages`` pages, seed 0) is served by nginx with an access
-log (`benchmarks.nginx`), so the server is not the bottleneck and every fetch is counted where it happened.
+A generated news site (`benchmarks.sitegen`, ``--pages`` pages, seed 0), or with ``--site`` a test site of
+`benchmarks.sites` (the PostgreSQL manual: one template over pages of several kinds, which processes meeting
+them in other orders could cluster otherwise), is served by nginx with an access log (`benchmarks.nginx`),
+so the server is not the bottleneck and every fetch is counted where it happened.
 For each fleet size N, N ``scrapy crawl site`` processes start at once with the same command: the same
 seed, ``REDIS_URL`` (the machine's Redis, a key prefix of the run's own) and ``DATABASE_URL`` (a new
 PostgreSQL database of the run's own). Each process runs under a launcher that reads its peak RSS alone
@@ -41,7 +43,9 @@ from sqlalchemy import text
 
 from benchmarks.crawl import CRAWL_SETTINGS, REPO_ROOT, ChildRun, run_scrapy
 from benchmarks.nginx import parse_access_log, serve_nginx
+from benchmarks.options import add_shared_option
 from benchmarks.postgres import new_database
+from benchmarks.sites import DEFAULT_CACHE, TestSite, catalogue
 from benchmarks.store import generated_site
 from benchmarks.tables import ruled
 from pipelines.storage import make_engine
@@ -81,13 +85,13 @@ class FleetRun:
         return self.pages / self.seconds if self.seconds else 0.0
 
 
-def run_fleet(count: int, root: Path, folder: Path) -> FleetRun:
-    """Crawl the site at `root` with `count` processes into a new database; its files in `folder`, a
-    directory of its own."""
+def run_fleet(count: int, root: Path, folder: Path, start: str = "/") -> FleetRun:
+    """Crawl the site at `root` from its path `start` with `count` processes into a new database; its files
+    in `folder`, a directory of its own."""
     folder.mkdir()
     log = folder / "access.log"
     with new_database(f"cc_scale_{count}") as database, serve_nginx(root, access_log=log, workers=2) as base:
-        arguments = _fleet_crawl(base, database, LOG_LEVEL="INFO")
+        arguments = _fleet_crawl(base + start, database, LOG_LEVEL="INFO")
         started = time.perf_counter()
         with ThreadPoolExecutor(max_workers=count) as pool:
             futures = [
@@ -118,7 +122,7 @@ class KillRun:
     """Each stored page's clean text (a digest) and cluster, by its URL's path."""
 
 
-def run_killed(root: Path, folder: Path, kill_share: float) -> KillRun:
+def run_killed(root: Path, folder: Path, kill_share: float, start: str = "/") -> KillRun:
     """Crawl the site at `root` with two processes into a new database and kill the first once the server
     has answered `kill_share` of the site's pages; the survivor takes back the requests the dead process
     held when their leases run out (``FLEET_LEASE_TIMEOUT``, short here) and finishes the crawl."""
@@ -126,7 +130,7 @@ def run_killed(root: Path, folder: Path, kill_share: float) -> KillRun:
     log = folder / "access.log"
     expected = sum(1 for _ in root.rglob("*.html"))
     with new_database("cc_scale_kill") as database, serve_nginx(root, access_log=log, workers=2) as base:
-        command = [sys.executable, "-m", "scrapy", *_fleet_crawl(base, database, **_KILL_SETTINGS)]
+        command = [sys.executable, "-m", "scrapy", *_fleet_crawl(base + start, database, **_KILL_SETTINGS)]
         logs = [(folder / f"crawl-{i}.log").open("w") for i in range(2)]
         doomed, survivor = (
             subprocess.Popen(command, cwd=REPO_ROOT, stdout=out, stderr=subprocess.STDOUT) for out in logs
@@ -147,12 +151,12 @@ def run_killed(root: Path, folder: Path, kill_share: float) -> KillRun:
     return KillRun(served, code, pages, distinct, outcome)
 
 
-def _fleet_crawl(base: str, database: str, **extra: str) -> list[str]:
-    """The arguments of `scrapy` for the processes of one fleet crawling the site at `base` into `database`,
-    under a new Redis key prefix: made once per fleet, given to each of its processes."""
+def _fleet_crawl(seed: str, database: str, **extra: str) -> list[str]:
+    """The arguments of `scrapy` for the processes of one fleet crawling from `seed` into `database`, under a
+    new Redis key prefix: made once per fleet, given to each of its processes."""
     settings = {**CRAWL_SETTINGS, "DATABASE_URL": database, "REDIS_URL": REDIS_URL, **extra}
     settings["FLEET_KEY"] = f"cleancrawl-bench:{uuid4().hex}"
-    arguments = ["crawl", "site", "-a", f"seeds={base}/"]
+    arguments = ["crawl", "site", "-a", f"seeds={seed}"]
     return arguments + [part for name, value in settings.items() for part in ("-s", f"{name}={value}")]
 
 
@@ -264,11 +268,43 @@ def _row(run: FleetRun, first: FleetRun, base: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m benchmarks.scale [--pages N] [--fleets 1,2,3]``."""
+    """``python -m benchmarks.scale [--pages N | --site NAME] [--fleets 1,2,3] [--kill SHARE]``."""
+    args = _arguments(argv)
+    redis.Redis.from_url(REDIS_URL).ping()
+    if args.site:
+        site = _test_site(args.shared, args.site)
+        root, start, what = site.root, site.start, f"the {site.name} site"
+    else:
+        root, start, what = (
+            generated_site(args.pages, REPO_ROOT / ".cache" / "store").root,
+            "/",
+            f"{args.pages:,} pages",
+        )
+    runs: list[FleetRun] = []
+    with tempfile.TemporaryDirectory(prefix="cleancrawl-scale-") as folder:
+        for count in (int(value) for value in args.fleets.split(",")):
+            print(f"{count} process(es) crawling {what} ...", flush=True)
+            runs.append(run_fleet(count, root, Path(folder) / f"run-{len(runs)}", start))
+        killed = None
+        if args.kill:
+            print(f"2 processes, one killed at {args.kill:.0%} of the site ...", flush=True)
+            killed = run_killed(root, Path(folder) / "killed", args.kill, start)
+    print(render(runs))
+    print("\n".join(targets(runs, killed)))
+    return 0
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.scale", description=__doc__.split("\n")[0])
     parser.add_argument(
         "--pages", type=int, default=20_000, help="pages of the generated site (default 20000)"
     )
+    parser.add_argument(
+        "--site",
+        default="",
+        help="a built test site to crawl instead (benchmarks.sites, e.g. postgresql-docs)",
+    )
+    add_shared_option(parser, "sites/, for --site whizzy or oemforum")
     parser.add_argument("--fleets", default="1,2,3", help="fleet sizes to run (default 1,2,3)")
     parser.add_argument(
         "--kill",
@@ -277,21 +313,17 @@ def main(argv: list[str] | None = None) -> int:
         help="share of the site fetched when one of two processes is "
         "killed, in a run of its own (default 0.3; 0: no such run)",
     )
-    args = parser.parse_args(argv)
-    redis.Redis.from_url(REDIS_URL).ping()
-    site = generated_site(args.pages, REPO_ROOT / ".cache" / "store")
-    runs: list[FleetRun] = []
-    with tempfile.TemporaryDirectory(prefix="cleancrawl-scale-") as folder:
-        for count in (int(value) for value in args.fleets.split(",")):
-            print(f"{count} process(es) crawling {args.pages:,} pages ...", flush=True)
-            runs.append(run_fleet(count, site.root, Path(folder) / f"run-{len(runs)}"))
-        killed = None
-        if args.kill:
-            print(f"2 processes, one killed at {args.kill:.0%} of the site ...", flush=True)
-            killed = run_killed(site.root, Path(folder) / "killed", args.kill)
-    print(render(runs))
-    print("\n".join(targets(runs, killed)))
-    return 0
+    return parser.parse_args(argv)
+
+
+def _test_site(shared: Path, name: str) -> TestSite:
+    """The test site of that name whose files are here (its ground truth is not needed); exits with one line
+    when there is none."""
+    sites = {site.name: site for site in catalogue(shared, DEFAULT_CACHE) if site.root.is_dir()}
+    if name not in sites:
+        here = ", ".join(sorted(sites)) or "none"
+        raise SystemExit(f"--site {name}: no such test site on this machine (here: {here}; make sites-data)")
+    return sites[name]
 
 
 if __name__ == "__main__":

@@ -47,8 +47,8 @@ class ClusterPipeline:
         """Fill in the page's cluster."""
         config = self.context.config.of(page.site).model
         blocks = [(block.path, block.is_content) for block in page.blocks]
-        signature = layout_signature(blocks, config.shingle_size, config.signature_depth)
-        page.cluster = self._clusters(page.site).assign(signature)
+        page.signature = layout_signature(blocks, config.shingle_size, config.signature_depth)
+        page.cluster = self._clusters(page.site).assign(page.signature)
         return page
 
     def _clusters(self, site: str) -> SiteClusters:

@@ -51,10 +51,11 @@ from pipelines.context import CrawlContext
 from pipelines.storage.known import KnownIds
 from pipelines.storage.reclean import RecleanSummary
 from pipelines.storage.repository import BatchSummary
+from pipelines.storage.settle import SettleSummary
 from pipelines.storage.sizes import StoreSize
 from pipelines.storage.sql import Item, SqlStore, WriteSummary
 from records import PageRecord, stats
-from records.closing import ALONE, ClosingShare
+from records.closing import ALONE, ClosingShare, Members
 from records.signals import batch_written, closing_share
 from records.urls import UrlRecord, UrlState
 
@@ -73,8 +74,11 @@ class PageStore(Protocol):
     def reclean(self, clusters: Iterable[tuple[str, str]], purge: bool) -> RecleanSummary:
         """Re-clean the stored pages of the (site, cluster) pairs; with `purge`, forget unused noise text."""
 
-    def cluster_pages(self, clusters: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
-        """The stored page count of each (site, cluster) pair."""
+    def cluster_pages(self, clusters: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Members]:
+        """The stored pages of each (site, cluster) pair."""
+
+    def settle(self, site: str) -> SettleSummary:
+        """Group the site's stored pages into clusters again, whatever order they came in."""
 
     def finish(self) -> StoreSize:
         """Give freed space back and measure the store on disk, by part."""
@@ -153,6 +157,8 @@ class StoragePipeline:
         """Write what is left and re-clean the clusters this process stored pages of; then, the last process
         of a fleet to close, forget unused noise text and measure the store (`records.closing`)."""
         self.flush()
+        if self.recleans:
+            self._settle()
         share = self._closing_share()
         share.begin()
         try:
@@ -214,21 +220,39 @@ class StoragePipeline:
         started = time.perf_counter()
         summary = RecleanSummary()
         recleaned = 0
-        for (site, cluster), pages in self._cluster_pages():
-            if share.claim(site, cluster, pages):
+        for (site, cluster), members in self._cluster_pages():
+            if share.claim(site, cluster, members):
                 summary.add(self._recleaned({(site, cluster)}, purge=False))
                 recleaned += 1
         self._report(summary, recleaned, time.perf_counter() - started, purge=False)
 
-    def _cluster_pages(self) -> list[tuple[tuple[str, str], int]]:
-        """The clusters this process stored pages of and their stored page counts, the largest first."""
+    def _cluster_pages(self) -> list[tuple[tuple[str, str], Members]]:
+        """The clusters this process stored pages of and their stored pages, the largest first."""
         pairs = self.clusters
         try:
             pages = self.store.cluster_pages(pairs)
         except SQLAlchemyError:
             logger.exception("Reading the page counts of %d clusters failed", len(pairs))
-            return [(pair, 0) for pair in sorted(pairs)]
-        return sorted(pages.items(), key=lambda item: (-item[1], item[0]))
+            return [(pair, Members(0, 0)) for pair in sorted(pairs)]
+        return sorted(pages.items(), key=lambda item: (-item[1].pages, item[0]))
+
+    def _settle(self) -> None:
+        """Group the pages of each site this process stored into clusters again, in an order that depends
+        only on the stored pages (`pipelines.storage.settle`): a fleet's processes, whatever order they met
+        the pages in, and one process end with the same clusters. The clusters pages left or joined are
+        re-cleaned with the rest."""
+        started = time.perf_counter()
+        moved = 0
+        for site in sorted({site for site, _ in self.clusters}):
+            try:
+                summary = self.store.settle(site)
+            except SQLAlchemyError:
+                logger.exception("Settling the clusters of %s failed; its pages keep their clusters", site)
+                continue
+            moved += summary.pages_moved
+            self.clusters |= {(site, cluster) for cluster in summary.clusters}
+        self.stats.inc_value(stats.CLUSTERS_SETTLED_PAGES, moved)
+        logger.info("Settled the clusters in %.2f s: %d pages moved", time.perf_counter() - started, moved)
 
     def reclean(self, clusters: set[tuple[str, str]], purge: bool) -> RecleanSummary:
         """Re-clean every stored page of the given (site, cluster) pairs; then forget noise text if asked."""

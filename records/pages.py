@@ -85,6 +85,8 @@ class PageRecord:
     visible_text_bytes: int
     blocks: list[BlockRecord] = field(default_factory=list)
     cluster: str = ""
+    # The layout signature the page was clustered by: the store keeps it to settle the clusters at close.
+    signature: frozenset[int] = frozenset()
     content_hash: str = ""
     # How many pages the cluster's model had seen with this one (0: no site model observed it).
     model_pages: int = 0

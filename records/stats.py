@@ -63,6 +63,7 @@ RECLEAN_BLOCKS = PREFIX + "reclean_blocks_relabelled"
 RECLEAN_SECONDS = PREFIX + "reclean_seconds"
 RECLEAN_REBUILT = PREFIX + "reclean_models_rebuilt"
 RECLEAN_FAILED = PREFIX + "reclean_failed"
+CLUSTERS_SETTLED_PAGES = PREFIX + "clusters_settled_pages"
 
 RECRAWL_CHANGED = PREFIX + "recrawl_changed"
 RECRAWL_UNCHANGED = PREFIX + "recrawl_unchanged"

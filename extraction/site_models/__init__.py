@@ -18,6 +18,7 @@ from extraction.site_models.signature import (
     encode_signature,
     layout_signature,
     page_signature,
+    settled_clusters,
     signature_key,
     similarity,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "encode_signature",
     "layout_signature",
     "page_signature",
+    "settled_clusters",
     "signature_key",
     "similarity",
     "stored_block",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
@@ -84,6 +84,25 @@ class SiteClusters:
         if self.shared is not None:
             for cluster in self.shared.known():
                 self.clusters.setdefault(cluster.name, cluster)
+
+
+def settled_clusters(signatures: Mapping[Signature, int], threshold: float) -> dict[Signature, Cluster]:
+    """The cluster of each signature of a site's stored pages (with how many pages have it), whatever order
+    the pages came in.
+
+    `SiteClusters` founds a cluster with the first page that fits none, so processes that meet a site's
+    pages in other orders can group them otherwise. Here the signatures are taken from the most common to
+    the rarest (ties by key), each joining the most similar cluster so far or founding one: a cluster's
+    representative is its most common layout, and the grouping depends only on the set of pages.
+    """
+    clusters = SiteClusters(threshold)
+    ordered = sorted(signatures.items(), key=lambda item: (-item[1], signature_key(item[0])))
+    settled: dict[Signature, Cluster] = {}
+    for signature, pages in ordered:
+        cluster = clusters.clusters[clusters.assign(signature)]
+        cluster.pages += pages - 1
+        settled[signature] = cluster
+    return settled
 
 
 def page_signature(blocks: Sequence[Block], size: int, depth: int) -> Signature:

@@ -15,7 +15,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from extraction import Block
@@ -31,6 +31,7 @@ from pipelines.storage.codec import (
     code,
     code_label,
     code_rule,
+    decode_state,
     encode_state,
     hash_to_int,
     int_to_hash,
@@ -42,6 +43,8 @@ from records import BlockRecord
 
 # Places per row of `model_places`: the index takes the low 16 bits of a place id.
 _PLACES_PER_ROW = 1 << 16
+# Pages whose model state moves to another cluster, read at a time.
+_PAGES_PER_MOVE = 500
 # The separator of a place's fields: a layout path, a tag and a kind never hold it.
 _FIELD = "\x1f"
 
@@ -119,18 +122,65 @@ def _unpack_places(packed: bytes) -> list[Place]:
 
 
 def write_states(
-    session: Session, cluster_id: int, pages: Mapping[int, Sequence[BlockRecord]], known: KnownIds
+    session: Session,
+    cluster_id: int,
+    pages: Mapping[int, Sequence[BlockRecord]],
+    known: KnownIds,
+    signatures: Mapping[int, int],
 ) -> None:
-    """Write the model state of pages of one cluster (page id -> its block records, in page order)."""
+    """Write the model state of pages of one cluster (page id -> its block records, in page order) and
+    the id of each page's signature (`pipelines.storage.signatures`)."""
     places = {(block.slot, block.tag[:16], block.kind) for blocks in pages.values() for block in blocks}
     ids = place_ids(session, cluster_id, places, known)
     rows = [
-        {"page_id": page, "cluster_id": cluster_id, "state": encode_state(_state(blocks, ids))}
+        {
+            "page_id": page,
+            "cluster_id": cluster_id,
+            "state": encode_state(_state(blocks, ids)),
+            "signature_id": signatures.get(page),
+        }
         for page, blocks in pages.items()
     ]
     stmt = insert_for(session, PageModel)
-    replaced = {"cluster_id": stmt.excluded.cluster_id, "state": stmt.excluded.state}
+    replaced = {
+        "cluster_id": stmt.excluded.cluster_id,
+        "state": stmt.excluded.state,
+        "signature_id": stmt.excluded.signature_id,
+    }
     session.execute(stmt.on_conflict_do_update(index_elements=["page_id"], set_=replaced), rows)
+
+
+def move_states(session: Session, moves: Mapping[int, tuple[int, int]]) -> None:
+    """Move pages' model states to other clusters of their site (page id -> (its cluster, the new one)):
+    each block's place is named again by the new cluster's ids, added to it when new."""
+    known = KnownIds()
+    sources: dict[int, list[int]] = {}
+    for page_id, (source, _) in sorted(moves.items()):
+        sources.setdefault(source, []).append(page_id)
+    for source, page_ids in sorted(sources.items()):
+        places = StatePlaces.of(session, source).places
+        for start in range(0, len(page_ids), _PAGES_PER_MOVE):
+            query = select(PageModel.page_id, PageModel.state).where(
+                PageModel.page_id.in_(page_ids[start : start + _PAGES_PER_MOVE])
+            )
+            rows = [
+                _moved(session, page_id, data, places, moves[page_id][1], known)
+                for page_id, data in session.execute(query)
+            ]
+            session.execute(update(PageModel), rows)
+
+
+def _moved(
+    session: Session, page_id: int, data: bytes, places: Mapping[int, Place], target: int, known: KnownIds
+) -> dict[str, object]:
+    """The row of a page's model state moved to the cluster `target`."""
+    state = decode_state(data)
+    page_places = [places[key_id] for key_id in state.key_ids]
+    ids = place_ids(session, target, set(page_places), known)
+    moved = ModelState(
+        [ids[place] for place in page_places], state.page_codes, state.shape_modes, state.shapes
+    )
+    return {"page_id": page_id, "cluster_id": target, "state": encode_state(moved)}
 
 
 def single_page_codes(blocks: Sequence[BlockRecord]) -> bytes:

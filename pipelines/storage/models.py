@@ -174,6 +174,21 @@ class PageModel(Base):
     page_id: Mapped[int] = mapped_column(ForeignKey("pages.id", ondelete="CASCADE"), primary_key=True)
     cluster_id: Mapped[int] = mapped_column(ForeignKey("clusters.id", ondelete="CASCADE"), index=True)
     state: Mapped[bytes] = mapped_column(LargeBinary)
+    # The page's layout signature (`model_signatures`); none for a page stored before signatures were kept.
+    signature_id: Mapped[int | None] = mapped_column(Integer)
+
+
+class ModelSignature(Base):
+    """A layout signature the pages of a site were clustered by, once per site however many pages have it
+    (`pipelines.storage.settle` groups a site's stored pages again by them when a crawl closes)."""
+
+    __tablename__ = "model_signatures"
+    __table_args__ = (UniqueConstraint("site_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"))
+    key: Mapped[int] = mapped_column(BigInteger)
+    shingles: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class PendingText(Base):

@@ -48,6 +48,7 @@ from pipelines.storage.model_state import write_states
 from pipelines.storage.models import Block, Cluster, Page, Site, clean_pages
 from pipelines.storage.novelty import moved_only
 from pipelines.storage.search_index import TextChange, index_pages
+from pipelines.storage.signatures import signature_ids
 from records import BlockRecord, PageRecord
 
 
@@ -131,7 +132,7 @@ def store_pages(
     known.learn_inline(inline)
     if model_state:
         _write_states(session, {page_ids[url]: pages[url] for url in written}, rows, known)
-    _refresh_page_counts(session, {row["cluster_id"] for row in rows.values()} | _clusters(stored))
+    refresh_page_counts(session, {row["cluster_id"] for row in rows.values()} | _clusters(stored))
     versions = record_versions(session, revisions, stored_blocks)
     changed = len(replaced)
     new, unchanged = len(written) - changed, len(stored) - changed
@@ -519,20 +520,27 @@ def _write_states(
     session: Session, pages: Mapping[int, PageRecord], rows: Mapping[str, dict[str, Any]], known: KnownIds
 ) -> None:
     by_cluster: dict[int, dict[int, Sequence[BlockRecord]]] = defaultdict(dict)
+    by_site: dict[int, dict[int, frozenset[int]]] = defaultdict(dict)
     for page_id, page in pages.items():
-        cluster_id = rows[page.url]["cluster_id"]
-        if cluster_id is not None:
-            by_cluster[cluster_id][page_id] = page.blocks
+        row = rows[page.url]
+        if row["cluster_id"] is not None:
+            by_cluster[row["cluster_id"]][page_id] = page.blocks
+            by_site[row["site_id"]][page_id] = page.signature
+    signatures: dict[int, int] = {}
+    for site_id, signed in by_site.items():
+        ids = signature_ids(session, site_id, set(signed.values()))
+        signatures |= {page_id: ids[signature] for page_id, signature in signed.items()}
     for cluster_id, states in sorted(by_cluster.items()):
-        write_states(session, cluster_id, states, known)
+        write_states(session, cluster_id, states, known, signatures)
 
 
 def _clusters(stored: Mapping[str, _StoredPage]) -> set[int | None]:
     return {page.cluster_id for page in stored.values()}
 
 
-def _refresh_page_counts(session: Session, cluster_ids: set[int | None]) -> None:
-    # Recounted rather than incremented: one statement per batch, and always right even after manual edits.
+def refresh_page_counts(session: Session, cluster_ids: set[int | None]) -> None:
+    """Count the stored pages of the clusters again (recounted rather than incremented: one statement a
+    batch, and right even after manual edits)."""
     ids = {cluster_id for cluster_id in cluster_ids if cluster_id is not None}
     if not ids:
         return

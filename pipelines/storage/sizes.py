@@ -146,6 +146,7 @@ _PART_OF_TABLE = {
     SEARCH_INDEX: "search index",
     "page_models": "model state",
     "model_places": "model state",
+    "model_signatures": "model state",
     "pending_texts": "model state",
     "blocks": "block dictionary",
     "crawl_urls": "crawl state",

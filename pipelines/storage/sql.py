@@ -26,7 +26,7 @@ from pipelines.storage.aliases import split_aliases
 from pipelines.storage.crawl_state import StateSummary, record_fetches
 from pipelines.storage.db import compact, retry_races
 from pipelines.storage.known import KnownIds
-from pipelines.storage.models import SEARCH_INDEX, STORE_TABLES, Cluster, Page
+from pipelines.storage.models import SEARCH_INDEX, STORE_TABLES, Page
 from pipelines.storage.reclean import (
     RecleanSummary,
     purge_noise_text,
@@ -35,8 +35,10 @@ from pipelines.storage.reclean import (
     stored_urls,
 )
 from pipelines.storage.repository import BatchSummary, cluster_ids, store_pages
+from pipelines.storage.settle import SettleSummary, settle_site
 from pipelines.storage.sizes import StoreSize, measure
 from records import PageRecord
+from records.closing import Members
 from records.urls import UrlRecord
 
 logger = logging.getLogger(__name__)
@@ -111,13 +113,23 @@ class SqlStore:
         pairs = list(clusters)
         return retry_races(lambda: self._reclean(pairs, purge), f"Re-cleaning {len(pairs)} clusters")
 
-    def cluster_pages(self, clusters: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
-        """The stored page count of each (site, cluster) pair (a cluster with no stored page is left out)."""
+    def cluster_pages(self, clusters: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Members]:
+        """The stored pages of each (site, cluster) pair (a cluster with no stored page is left out)."""
         with self.sessions() as session:
             ids = cluster_ids(session, clusters)
-            rows = session.execute(select(Cluster.id, Cluster.page_count).where(Cluster.id.in_(ids.values())))
-            counts = dict(rows.tuples().all())
-        return {pair: int(counts[cluster_id]) for pair, cluster_id in ids.items()}
+            query = select(Page.cluster_id, func.count(), func.sum(Page.id))
+            rows = session.execute(query.where(Page.cluster_id.in_(ids.values())).group_by(Page.cluster_id))
+            found = {cluster_id: Members(int(pages), int(id_sum)) for cluster_id, pages, id_sum in rows}
+        return {pair: found[cluster_id] for pair, cluster_id in ids.items() if cluster_id in found}
+
+    def settle(self, site: str) -> SettleSummary:
+        """Group the site's stored pages into clusters again (`pipelines.storage.settle`); tried again when
+        it lost a race with another process writing the store."""
+        return retry_races(lambda: self._settle(site), f"Settling the clusters of {site}")
+
+    def _settle(self, site: str) -> SettleSummary:
+        with self.sessions.begin() as session:
+            return settle_site(session, site, self.config.of(site).model.cluster_threshold)
 
     def _reclean(self, clusters: Sequence[tuple[str, str]], purge: bool) -> RecleanSummary:
         summary = RecleanSummary()

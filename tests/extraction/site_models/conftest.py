@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from extraction import ExtractionResult, extract
-from tests.extraction.site_models.pages import HEATING_POST, PYTHON_DOCS, TITLE_ONLY_POST
+from tests.extraction.site_models.pages import HEATING_POST, POSTGRESQL_DOCS, PYTHON_DOCS, TITLE_ONLY_POST
 
 
 @pytest.fixture(scope="session")
@@ -65,3 +65,12 @@ def forum_threads(shared_dir: Path) -> list[ExtractionResult]:
         pytest.skip(f"oemforum pages not found at {path}")
     threads, lists = sorted((path / "node").glob("*.html"))[:20], sorted((path / "forum").glob("*.html"))[:5]
     return [extract(page.read_bytes()) for page in [*threads, *lists, path / "node" / "4908.html"]]
+
+
+@pytest.fixture(scope="session")
+def postgresql_manual() -> list[ExtractionResult]:
+    """Sixty pages of the PostgreSQL 15 manual (DocBook: chapters, sections and reference pages on one thin
+    template)."""
+    if not POSTGRESQL_DOCS.is_dir():
+        pytest.skip(f"{POSTGRESQL_DOCS} is missing (make docs-data installs postgresql-doc-15)")
+    return [extract(path.read_bytes()) for path in sorted(POSTGRESQL_DOCS.glob("*.html"))[:60]]

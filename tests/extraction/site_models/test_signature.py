@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import random
+from collections import Counter
 
 from extraction import ExtractionResult
-from extraction.site_models import SiteClusters, SiteModelConfig, page_signature, similarity
+from extraction.site_models import SiteClusters, SiteModelConfig, page_signature, settled_clusters, similarity
 from extraction.site_models.signature import layout_path
 from tests.extraction.pages import APACHE, extract_fixture
 
@@ -58,6 +60,60 @@ def test_python_docs_and_whizzy_posts_are_apart(
     whizzy = {clusters.assign(_signature(page)) for page in whizzy_posts.values()}
     docs = {clusters.assign(_signature(page)) for page in python_docs}
     assert whizzy.isdisjoint(docs)
+
+
+def test_the_order_pages_come_in_decides_online_clusters(postgresql_manual: list[ExtractionResult]) -> None:
+    signatures = [_signature(page) for page in postgresql_manual]
+    groupings = {_grouping(_online(signatures, order)) for order in _orders(len(signatures))}
+    assert len(groupings) > 1
+
+
+def test_settled_clusters_do_not_depend_on_the_order(postgresql_manual: list[ExtractionResult]) -> None:
+    signatures = [_signature(page) for page in postgresql_manual]
+    groupings = set()
+    for order in _orders(len(signatures)):
+        settled = settled_clusters(Counter(signatures[index] for index in order), CONFIG.cluster_threshold)
+        groupings.add(_grouping([settled[signature].name for signature in signatures]))
+    assert len(groupings) == 1
+
+
+def test_a_settled_cluster_is_represented_by_its_most_common_layout(
+    postgresql_manual: list[ExtractionResult],
+) -> None:
+    counts = Counter(_signature(page) for page in postgresql_manual)
+    settled = settled_clusters(counts, CONFIG.cluster_threshold)
+    for cluster in {cluster.name: cluster for cluster in settled.values()}.values():
+        members = [signature for signature in counts if settled[signature] is cluster]
+        assert counts[cluster.signature] == max(counts[signature] for signature in members)
+        assert cluster.pages == sum(counts[signature] for signature in members)
+        threshold = CONFIG.cluster_threshold
+        assert all(similarity(signature, cluster.signature) >= threshold for signature in members)
+
+
+def _orders(count: int) -> list[list[int]]:
+    orders = [list(range(count)), list(reversed(range(count)))]
+    for seed in range(3):
+        shuffled = list(range(count))
+        random.Random(seed).shuffle(shuffled)
+        orders.append(shuffled)
+    return orders
+
+
+def _online(signatures: list[frozenset[int]], order: list[int]) -> list[str]:
+    """Each page's cluster when an online clusterer meets the pages in `order`."""
+    clusters = SiteClusters(CONFIG.cluster_threshold)
+    names = [""] * len(signatures)
+    for index in order:
+        names[index] = clusters.assign(signatures[index])
+    return names
+
+
+def _grouping(names: list[str]) -> frozenset[frozenset[int]]:
+    """The pages (by index) grouped by their cluster's name."""
+    groups: dict[str, set[int]] = {}
+    for index, name in enumerate(names):
+        groups.setdefault(name, set()).add(index)
+    return frozenset(frozenset(group) for group in groups.values())
 
 
 def test_similarity_is_jaccard() -> None:

@@ -31,6 +31,7 @@ TABLES = {
     "rules",
     "model_places",
     "page_models",
+    "model_signatures",
     "pending_texts",
     "store_measures",
     "crawl_urls",
@@ -57,7 +58,7 @@ def test_migrating_twice_is_a_noop(database_url: str, engine: Engine) -> None:
     migrate(engine)
     with engine.connect() as connection:
         version = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
-    assert version == ["0008"]  # the latest migration: 0008_section_head_rule
+    assert version == ["0009"]  # the latest migration: 0009_model_signatures
     changes = [sql for sql in statements if sql.lstrip().split()[0].upper() in {"CREATE", "ALTER", "DROP"}]
     assert changes == []
 

@@ -12,47 +12,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from extraction import Rule, text_hash
 from extraction.site_models import SiteModelConfig
-from pipelines.cluster import ClusterPipeline
-from pipelines.context import CrawlContext
-from pipelines.noise import NoisePipeline
 from pipelines.storage import make_engine, session_factory
 from pipelines.storage.codec import code_label, decode_state, element_code, hash_to_int
 from pipelines.storage.model_state import StatePlaces
 from pipelines.storage.models import Block, Page, PageModel, PendingText, clean_pages, page_blocks
 from pipelines.storage.reclean import reclean_cluster
-from pipelines.store import StoragePipeline
 from records.stats import RECLEAN_REBUILT
-from tests.addon import addon_crawler
 from tests.pipelines.databases import postgres_schema, search_index_mismatches
-from tests.pipelines.pages import whizzy_item, whizzy_post_files
-
-MIN_PAGES = 5
-
-
-class Process:
-    """The three pipelines of one crawler process, on one database."""
-
-    def __init__(self, database_url: str, **extra: object) -> None:
-        settings = {
-            "DATABASE_URL": database_url,
-            "STORAGE_BATCH_SIZE": 1,
-            "EXTRACTION_SITE_MIN_PAGES": MIN_PAGES,
-            **extra,
-        }
-        crawler = addon_crawler(settings)
-        self.context = CrawlContext.of(crawler)
-        self.cluster = ClusterPipeline.from_crawler(crawler)
-        self.noise = NoisePipeline.from_crawler(crawler)
-        self.store = StoragePipeline.from_crawler(crawler)
-
-    def crawl(self, shared_dir: Path, post: str) -> None:
-        """Pass one whizzy post through the pipelines, as the spider's item."""
-        item = whizzy_item(shared_dir, post)
-        self.store.process_item(self.noise.process_item(self.cluster.process_item(item)))
-
-    def close(self) -> None:
-        self.store.close_spider()
-        self.context.close()
+from tests.pipelines.pages import whizzy_post_files
+from tests.pipelines.process import MIN_PAGES, Process
 
 
 def _crawl_posts(shared_dir: Path, database_url: str, count: int) -> Process:
