@@ -26,7 +26,7 @@ from extraction.segment import Node, Page
 _NEGATIVE_NAMES = re.compile(
     r"comment|disqus|reviews|sidebar|side-bar|related|recommend|share|sharing|social|sponsor|promo"
     r"|advert|a(?<=\ba)ds?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|n(?<=\bn)av\b"
-    r"|subscribe|newsletter|signup|cookie|gdpr|popup|modal|byline|author-?bio|tags?\b|taglist|meta-?data"
+    r"|subscribe|newsletter|signup|cookie|gdpr|popup|modal|byline|submitted|author-?bio|tags?\b|taglist|meta-?data"
     r"|more-?stories|read-?more|outbrain|taboola|toolbar|skip|sr-only|screen-reader|visually-?hidden"
 )
 _POSITIVE_NAMES = re.compile(
@@ -51,6 +51,9 @@ class ContentArea:
     good: list[float]
     hub: bool = False
     members: set[int] = field(default_factory=set)
+    # When the best node is named as template yet holds most of the page's prose (a thread's replies), the
+    # record key (tag and first class) of its units, the replies; else "".
+    thread_units: str = ""
 
 
 def node_hint(node: Node, config: ExtractionConfig) -> float:
@@ -128,6 +131,11 @@ class NodeHints:
             self._hints[node_id] = hint
         return hint
 
+    def named_as_template(self, node_id: int) -> bool:
+        """Whether the node's names say template, even when it holds the page (a thread's comments)."""
+        node = self._nodes[node_id]
+        return _folded_name_hint(node.tag, node.names, self._weight) < 1.0
+
     def _holds_the_page(self, node_id: int) -> bool:
         if self._nodes[node_id].text_chars < self._layout_chars:
             return False
@@ -198,14 +206,16 @@ def locate_content(page: Page, config: ExtractionConfig, title: str = "") -> Con
     best = max(final, key=final.__getitem__)
     if headline >= 0:
         best = _near_headline(page, best, final, good, page.block_nodes[headline], config)
-    root = _widen(page, best, good, config)
+    units = _units(page.nodes, best) if hints.named_as_template(best) else ""
+    root = _widen(page, best, good, config, thread=bool(units))
     if good[root] < config.spread_share * good[0]:
         root = _main_or_body(page, root)
     records = _record_list_instead(page, best, root, hints, good, config, hub)
     if records >= 0:
         final.setdefault(records, final[best])
         best = root = records
-    return ContentArea(best, root, final, hints, good, hub, {root})
+        units = ""
+    return ContentArea(best, root, final, hints, good, hub, {root}, units)
 
 
 def label_blocks(page: Page, area: ContentArea | None, title: str, config: ExtractionConfig) -> None:
@@ -404,14 +414,16 @@ def _main_or_body(page: Page, root: int) -> int:
     return max(current, 0)
 
 
-def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig) -> int:
+def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, thread: bool = False) -> int:
     """Climb from the best node while its ancestors add mostly good text (service and landing pages).
 
     An article's container stops the climb at its comments and link lists; a page whose content is
     spread over many sections (no single dominant node) climbs to the section that holds them all. A
     parent that adds too little good text to be taken alone is looked past: an ancestor further up that
     adds prose almost only (`widen_prose_ratio`), and enough of it, is taken (a long reference page whose
-    largest list outweighs the prose of the sections around it).
+    largest list outweighs the prose of the sections around it). A `thread` (the best node is named as
+    template: replies that outweigh everything else) takes its parent when it adds any good text, however
+    much else: the post the replies answer is beside them, shorter, among the thread's links.
     """
     nodes = page.nodes
     current = root
@@ -419,6 +431,9 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig) -
         current = nodes[current].parent
         added_good = good[current] - good[root]
         added_all = nodes[current].text_chars - nodes[root].text_chars
+        if thread and added_good > 0:
+            root, thread = current, False
+            continue
         if added_all and added_good < config.widen_good_ratio * added_all:
             break
         mostly = config.widen_good_ratio if nodes[root].parent == current else config.widen_prose_ratio
@@ -458,6 +473,10 @@ def _template_ancestor(
 ) -> int | None:
     current = node_id
     while current >= 0 and current not in area.members:
+        if nodes[current].record == area.thread_units:
+            # A thread's post and replies are named as template (each a `comment`) and are its content.
+            current = nodes[current].parent
+            continue
         # A template name on a node that holds most of the area's text is a layout wrapper's name.
         if (
             area.hints.hint(current) < 1.0
@@ -466,6 +485,17 @@ def _template_ancestor(
             return current
         current = nodes[current].parent
     return None
+
+
+def _units(nodes: list[Node], parent: int) -> str:
+    """The record key of the children of `parent` that hold the most text together (a thread's replies)."""
+    chars: dict[str, int] = {}
+    for node in nodes[parent + 1 :]:
+        if node.parent == parent:
+            chars[node.record] = chars.get(node.record, 0) + node.text_chars
+        elif node.depth <= nodes[parent].depth:
+            break
+    return max(chars, key=chars.__getitem__) if chars else ""
 
 
 def link_density(node: Node) -> float:

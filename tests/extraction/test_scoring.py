@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from extraction import ExtractionConfig, Label, Rule, extract, scoring
@@ -134,6 +136,18 @@ def test_both_posts_of_the_archlinux_thread_are_content() -> None:
     result = extract_fixture(FORUM_ARCH)
     block = find_block(result.blocks, "According to https://archlinux.org/releng/releases/")
     assert block.label is Label.CONTENT, block.reason
+
+
+def test_a_thread_whose_replies_hold_the_page_keeps_its_post_and_replies(shared_dir: Path) -> None:
+    # A Drupal forum thread (oemforum): the post and each reply are a `div.comment`, the replies inside
+    # `div#comments`, which holds most of the page's prose. Before, the replies' container won and every
+    # `comment` in it was template: the page kept nothing (75 of the first 300 threads).
+    result = extract((shared_dir / "sites" / "oemforum" / "node" / "10860.html").read_bytes())
+    for text in ("Hi, just got my kit setup.", "Have you changed the RF Frequency", "I'd say that without"):
+        block = find_block(result.blocks, text)
+        assert block.label is Label.CONTENT, (text, block.reason)
+    byline = find_block(result.blocks, "Submitted by Robert Wall on Tue")
+    assert byline.label is Label.NOISE
 
 
 def test_no_content_area_when_no_block_qualifies() -> None:

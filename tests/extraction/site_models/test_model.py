@@ -296,12 +296,12 @@ def test_repeated_heads_of_the_pages_content_are_kept() -> None:
     assert decisions[2].reason == "heads content of the page (block 4) in its container"
 
 
-def test_replies_are_restored_but_not_their_restatements_of_the_topic(
+def test_replies_stay_content_but_not_their_restatements_of_the_topic(
     forum_threads: list[ExtractionResult],
 ) -> None:
-    # A thread's replies sit in a comments container the single page sets aside; the cluster (threads and
-    # topic lists) shows them to be new on every page, in its content region. Each reply's subject line,
-    # "Re: <topic>", is new on the page too, but restates the topic's heading and stays out.
+    # A thread's replies outweigh its post, so the single page keeps them (`scoring`, a thread); the cluster
+    # (threads and topic lists) keeps them too: new on every page, in its content region. Each reply's
+    # subject line, "Re: <topic>", is new on the page as well, but restates the topic's heading and goes.
     *others, thread = forum_threads
     model = SiteModel()
     for page in others:
@@ -310,8 +310,8 @@ def test_replies_are_restored_but_not_their_restatements_of_the_topic(
     topic = "Not updated inputs after update to 8.0.9"
     subject_lines = [block for block in blocks if block.text == f"Re: {topic}"]
     reply = find_block(blocks, "The latest version of rfm12piphp")
-    assert len(subject_lines) > 20 and reply.label is Label.NOISE
+    assert len(subject_lines) > 20 and reply.label is Label.CONTENT
     model.apply(blocks, thread.title)
-    assert reply.label is Label.CONTENT and reply.rule is Rule.RESTORED
+    assert reply.label is Label.CONTENT
     assert find_block(blocks, topic).label is Label.CONTENT
     assert all(block.label is Label.NOISE for block in subject_lines)
