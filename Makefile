@@ -19,6 +19,7 @@ COMPILED := $(VENV)/.compiled
 BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTHON_DOCS := /usr/share/doc/python3.11/html
 POSTGRESQL_DOCS := /usr/share/doc/postgresql-doc-15/html
+DEBIAN_HANDBOOK := /usr/share/doc/debian-handbook/html/en-US
 
 .PHONY: test lint check evaluate bench bench-methods crawl bench-crawl bench-store bench-recrawl bench-scale bench-focus fuzz soak sites-data services docs-data clean distclean
 
@@ -135,10 +136,11 @@ services:
 	  for _ in 1 2 3 4 5 6 7 8 9 10; do (: </dev/tcp/127.0.0.1/6379) 2>/dev/null && break; sleep 0.5; done; \
 	else echo "services: redis not running and cannot be started here"; fi
 
-# Documentation packages, real sites for the tests: the Python 3.11 docs (Sphinx) and the PostgreSQL 15
-# manual (DocBook, whose pages a crawl can group into clusters in several ways). Installed when missing and
-# possible; never fails.
-DOCS_PACKAGES := python3.11-doc:$(PYTHON_DOCS)/index.html postgresql-doc-15:$(POSTGRESQL_DOCS)/index.html
+# Documentation packages, real sites for the tests: the Python 3.11 docs (Sphinx), the PostgreSQL 15 manual
+# (DocBook, whose pages a crawl can group into clusters in several ways) and the Debian Administrator's
+# Handbook (DocBook, Publican: side notes in its sections). Installed when missing and possible; never fails.
+DOCS_PACKAGES := python3.11-doc:$(PYTHON_DOCS)/index.html postgresql-doc-15:$(POSTGRESQL_DOCS)/index.html \
+  debian-handbook:$(DEBIAN_HANDBOOK)/index.html
 docs-data:
 	@missing=""; for entry in $(DOCS_PACKAGES); do \
 	  [ -f "$${entry#*:}" ] || missing="$$missing $${entry%%:*}"; done; \

@@ -103,6 +103,20 @@ class _Context:
         """True when the slot lies in the cluster's content region or in the page's own."""
         return in_region(slot, self.region) or in_region(slot, self.own_region)
 
+    def in_own_content(self, slot: str) -> bool:
+        """True when the slot lies in the container of the page's own single-page content, and that container
+        holds the cluster's region as a child: the page's content spills just above the region (a book's
+        section, its intro and side notes beside its sub-sections). A container further up holds the
+        layout's menus too."""
+        container, region = self.container, self.region
+        return (
+            container is not None
+            and region is not None
+            and in_region(region, container)
+            and region.count("/") - container.count("/") <= 1
+            and in_region(slot, container)
+        )
+
     def holds_link(self, slot: str) -> bool:
         """Whether a teaser (`_teaser`) in the slot may be content: inside the page's own content, or
         anywhere in the region of a page that has none of its own. Elsewhere it is a card for another
@@ -231,7 +245,7 @@ class SiteModel:
         importance = self.slots.importance(key.slot)
         config = self.config
         if (
-            context.in_region(key.slot)
+            (context.in_region(key.slot) or _named_aside_in_own_content(block, key, context))
             and importance >= config.restore_importance
             and (not _teaser(block) or context.holds_link(key.slot))
         ):
@@ -349,6 +363,13 @@ def _keep_section_heads(
 def _head(block: Block) -> bool:
     """A heading, or the term of a definition list."""
     return block.kind is BlockKind.HEADING or block.tag == "dt"
+
+
+def _named_aside_in_own_content(block: Block, key: BlockKey, context: _Context) -> bool:
+    """True for a block the single page set aside for its container's name alone (a DocBook `sidebar`, a
+    side note in the chapter) inside the container of the page's own content: where the cluster's region
+    is narrower than the page's content (a book's sub-sections), the name is the only evidence against it."""
+    return block.rule is Rule.TEMPLATE_CONTAINER and context.in_own_content(key.slot)
 
 
 def _teaser(block: Block) -> bool:

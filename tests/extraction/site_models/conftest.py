@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from extraction import ExtractionResult, extract
-from tests.extraction.site_models.pages import HEATING_POST, POSTGRESQL_DOCS, PYTHON_DOCS, TITLE_ONLY_POST
+from tests.extraction.site_models.pages import (
+    DEBIAN_HANDBOOK,
+    HEATING_POST,
+    POSTGRESQL_DOCS,
+    PYTHON_DOCS,
+    TITLE_ONLY_POST,
+)
 
 
 @pytest.fixture(scope="session")
@@ -74,3 +80,14 @@ def postgresql_manual() -> list[ExtractionResult]:
     if not POSTGRESQL_DOCS.is_dir():
         pytest.skip(f"{POSTGRESQL_DOCS} is missing (make docs-data installs postgresql-doc-15)")
     return [extract(path.read_bytes()) for path in sorted(POSTGRESQL_DOCS.glob("*.html"))[:60]]
+
+
+@pytest.fixture(scope="session")
+def handbook_sections() -> list[ExtractionResult]:
+    """Thirty section pages of the Debian Administrator's Handbook (DocBook, Publican), then its section on
+    user and group databases, whose side notes (`div.sidebar`) are part of its text."""
+    if not DEBIAN_HANDBOOK.is_dir():
+        pytest.skip(f"{DEBIAN_HANDBOOK} is missing (make docs-data installs debian-handbook)")
+    sections = sorted(DEBIAN_HANDBOOK.glob("sect.*.html"))[:30]
+    paths = [*sections, DEBIAN_HANDBOOK / "sect.user-group-databases.html"]
+    return [extract(path.read_bytes()) for path in paths]

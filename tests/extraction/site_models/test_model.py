@@ -315,3 +315,22 @@ def test_replies_stay_content_but_not_their_restatements_of_the_topic(
     assert reply.label is Label.CONTENT
     assert find_block(blocks, topic).label is Label.CONTENT
     assert all(block.label is Label.NOISE for block in subject_lines)
+
+
+def test_a_books_side_notes_are_content_where_its_sub_sections_are_the_region(
+    handbook_sections: list[ExtractionResult],
+) -> None:
+    # The cluster's region is the sections' sub-sections; a page's intro and its side notes sit just above,
+    # in the page's own section. The single page sets the notes aside for their container's name alone.
+    *others, page = handbook_sections
+    model = SiteModel()
+    for other in others:
+        model.observe(other.blocks)
+    blocks = fresh(page)
+    note = find_block(blocks, "The system files mentioned in this chapter")
+    title = find_block(blocks, "NOTE Editing system files")
+    assert note.rule is Rule.TEMPLATE_CONTAINER and title.rule is Rule.TEMPLATE_CONTAINER
+    model.apply(blocks, page.title)
+    assert note.label is Label.CONTENT and note.rule is Rule.RESTORED
+    assert title.label is Label.CONTENT
+    assert find_block(blocks, "Download the ebook").label is Label.NOISE
