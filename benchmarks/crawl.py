@@ -236,7 +236,11 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--sites", default="all", help="comma-separated site names (benchmarks.sites), or all that are built"
     )
-    parser.add_argument("--peers", default="trafilatura,readability", help="peer extractors to score")
+    parser.add_argument(
+        "--peers",
+        default="trafilatura,trafilatura-comments,readability",
+        help="peer extractors to score (trafilatura-comments: its default, comments kept)",
+    )
     parser.add_argument(
         "--methods", default="", help="'all' or comma-separated extraction methods: one crawl per method"
     )

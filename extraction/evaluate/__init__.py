@@ -1,7 +1,7 @@
 """Evaluation harness: score `extraction.extract` and peer extractors on a benchmark dataset.
 
     python -m extraction.evaluate DATASET_DIR [--predictions OUT.json] [--json METRICS.json]
-        [--compare trafilatura,trafilatura-fast,readability,justext,resiliparse]
+        [--compare trafilatura,trafilatura-fast,trafilatura-comments,readability,justext,resiliparse]
         [--method NAME|all] [--exclude-flagged] [--limit N]
 
 `--method NAME` runs that method of `extraction.methods` instead of the default; `--method all` runs every
