@@ -4,7 +4,7 @@ Processes started with the same ``scrapy crawl site`` command and ``REDIS_URL`` 
 under one key prefix (`crawl_key`: the spider, its seeds and its store, or ``FLEET_KEY``):
 
 - ``requests`` and ``dupefilter``: scrapy-redis' priority queue and duplicate filter
-  (`crawler.fleet_components`);
+  (`crawler.fleet_components`), written together in one step;
 - ``seen``, ``stored``, ``pages``: the spider's memory (`crawler.frontier.RedisFrontier`);
 - ``seeding``: who schedules the seeds ("started" by the first process, "done" once scheduled);
 - ``leases``, ``payloads`` and ``met``: each request a process took from the queue (by the SHA-1 of its
@@ -14,7 +14,7 @@ under one key prefix (`crawl_key`: the spider, its seeds and its store, or ``FLE
 - ``workers`` and ``resting``: the processes running, each with the time it last said so, and those of
   them with nothing to do;
 - ``closing`` and ``recleaned``: the processes at their share of closing the crawl, and who re-cleans each
-  cluster with how many stored pages (`records.closing`);
+  cluster with which stored pages (`records.closing`);
 - ``slot:HOST`` and ``busy:HOST``: the fleet's politeness per site (the time of its next request, its
   requests in flight).
 
@@ -64,6 +64,19 @@ redis.call('ZADD', KEYS[2], ARGV[1], lease)
 redis.call('HSET', KEYS[3], lease, best[1])
 redis.call('SREM', KEYS[4], ARGV[2])
 return {lease, best[1]}
+"""
+# Queues a request and adds its fingerprint to the duplicate filter in one step, unless it is filtered and the
+# fingerprint was there: a process killed between the two would leave a link the filter drops and no queue
+# holds, and a page taken back queues the links its dead process met through that filter. A request that
+# skips the filter (a seed, a due URL, a retry) is recorded too: a page taken back queues all its links again,
+# the home page's among them. KEYS: duplicate filter, queue; ARGV: fingerprint, score, payload, filtered
+# ("1" or "0"). Returns 1 when queued.
+_SCHEDULE = """
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 and ARGV[4] == '1' then
+    return 0
+end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+return 1
 """
 # Adds URLs to the met set and, in the same step, records those that were new under the lease of the page
 # that met them: a process that dies before it queues them leaves them with its lease. KEYS: met set, met
@@ -163,8 +176,15 @@ class Fleet:
         self._take = server.register_script(_TAKE)
         self._pop_lease = server.register_script(_POP_LEASE)
         self._meet = server.register_script(_MEET)
+        self._schedule = server.register_script(_SCHEDULE)
         # The leases this process holds: renewed with each heartbeat, so that only a dead process's run out.
         self.held: set[str] = set()
+
+    def schedule(self, fingerprint: str, payload: bytes, priority: int, filtered: bool) -> bool:
+        """Queue the encoded request at `priority` unless `filtered` and its `fingerprint` was seen before;
+        the fingerprint is seen from now on, in the same step. Whether it was queued."""
+        keys = [self.keys.dupefilter, self.keys.requests]
+        return bool(self._schedule(keys=keys, args=[fingerprint, -priority, payload, int(filtered)]))
 
     def meet(self, urls: Sequence[str], lease: str) -> set[str]:
         """Add `urls` to the fleet's met set, in one step; those that were not in it, recorded under
@@ -287,10 +307,10 @@ class Fleet:
         """`worker` starts its share of closing the crawl (`records.closing`)."""
         self._add_lasting(self.keys.closing, lambda pipe: pipe.sadd(self.keys.closing, worker))
 
-    def claim_cluster(self, worker: str, site: str, cluster: str, pages: int) -> bool:
-        """Whether `worker` re-cleans the cluster of `pages` stored pages: it is the first to claim it with
-        that many, or claimed it before."""
-        key, field = self.keys.recleaned, f"{site} {cluster} {pages}"
+    def claim_cluster(self, worker: str, site: str, cluster: str, members: str) -> bool:
+        """Whether `worker` re-cleans the cluster of these stored pages (`records.closing.Members`, as text):
+        it is the first to claim it with them, or claimed it before."""
+        key, field = self.keys.recleaned, f"{site} {cluster} {members}"
         if self._add_lasting(key, lambda pipe: pipe.hsetnx(key, field, worker)):
             return True
         return _text(self.server.hget(key, field) or b"") == worker

@@ -43,6 +43,7 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
 from crawler.fleet import LEASE, RETAKEN, Fleet, crawl_key
+from records.closing import Members
 from records.signals import batch_written, closing_share
 from records.sites import site_of
 
@@ -157,9 +158,9 @@ class FleetClosing:
         """Say this process is closing."""
         self.fleet.begin_closing(self.worker)
 
-    def claim(self, site: str, cluster: str, pages: int) -> bool:
+    def claim(self, site: str, cluster: str, members: Members) -> bool:
         """Whether this process re-cleans the cluster."""
-        return self.fleet.claim_cluster(self.worker, site, cluster, pages)
+        return self.fleet.claim_cluster(self.worker, site, cluster, str(members))
 
     def end(self) -> bool:
         """Whether this process is the last of the fleet still closing."""
@@ -196,9 +197,15 @@ class FleetScheduler(Scheduler):
         super().open(spider)
 
     def enqueue_request(self, request: Request) -> bool:
-        """Queue a request; one that comes back from a lease (a retry, a redirect's target) ends it."""
+        """Queue a request unless the fleet's duplicate filter has seen it (`Fleet.schedule`); one that comes
+        back from a lease (a retry, a redirect's target) ends it."""
         lease = request.meta.pop(LEASE, None)
-        queued = bool(super().enqueue_request(request))
+        fingerprint, payload = self.df.request_fingerprint(request), self.queue._encode_request(request)
+        queued = self.fleet_.schedule(fingerprint, payload, request.priority, not request.dont_filter)
+        if queued:
+            self.stats.inc_value("scheduler/enqueued/redis")
+        else:
+            self.df.log(request, self.spider)
         if lease is not None:
             self.fleet_.release(lease)
         return queued
