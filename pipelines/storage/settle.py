@@ -52,7 +52,8 @@ class _SignedPage:
 
 def settle_site(session: Session, site: str, threshold: float) -> SettleSummary:
     """Group the site's stored pages again by their signatures; move those whose cluster changes."""
-    site_id = session.scalar(select(Site.id).where(Site.host == site).with_for_update())
+    # FOR NO KEY UPDATE: settles of the site wait for each other, pages stored meanwhile do not wait.
+    site_id = session.scalar(select(Site.id).where(Site.host == site).with_for_update(key_share=True))
     if site_id is None:
         return SettleSummary()
     pages = _signed_pages(session, site_id)
