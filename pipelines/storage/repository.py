@@ -403,7 +403,7 @@ def _clean_texts(session: Session, page_ids: Sequence[int]) -> dict[int, str]:
 def _page_rows(session: Session, pages: Mapping[str, PageRecord]) -> dict[str, dict[str, Any]]:
     sites = site_ids(session, {page.site for page in pages.values()})
     wanted = {(sites[page.site], page.cluster) for page in pages.values() if page.cluster}
-    clusters = _cluster_ids(session, wanted)
+    clusters = added_cluster_ids(session, wanted)
     return {url: _page_row(page, sites, clusters) for url, page in pages.items()}
 
 
@@ -433,7 +433,8 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def _cluster_ids(session: Session, wanted: set[tuple[int, str]]) -> dict[tuple[int, str], int]:
+def added_cluster_ids(session: Session, wanted: set[tuple[int, str]]) -> dict[tuple[int, str], int]:
+    """The ids of clusters named by (site id, name) pairs, the rows of those not stored yet added."""
     if not wanted:
         return {}
     rows = [{"site_id": site_id, "name": name, "page_count": 0} for site_id, name in sorted(wanted)]

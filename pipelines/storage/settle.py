@@ -22,11 +22,10 @@ from sqlalchemy.orm import Session
 from extraction import text_hash
 from extraction.site_models import settled_clusters, signature_key
 from pipelines.storage.codec import pack_signature, unpack_signature
-from pipelines.storage.dialect import insert_for
 from pipelines.storage.model_state import move_states
 from pipelines.storage.models import Cluster as ClusterRow
 from pipelines.storage.models import ModelSignature, Page, PageModel, Site
-from pipelines.storage.repository import refresh_page_counts
+from pipelines.storage.repository import added_cluster_ids, refresh_page_counts
 
 
 @dataclass(slots=True)
@@ -126,7 +125,7 @@ def _targets(
     for name in groups.keys() - targets.keys():
         free = _free_name(signature_key(representatives[name]), used)
         used.add(free)
-        targets[name] = _cluster_id(session, site_id, free)
+        targets[name] = added_cluster_ids(session, {(site_id, free)})[(site_id, free)]
     return targets
 
 
@@ -137,14 +136,6 @@ def _free_name(name: str, used: set[str]) -> str:
         attempt += 1
         candidate = text_hash(f"{name} {attempt}")
     return candidate
-
-
-def _cluster_id(session: Session, site_id: int, name: str) -> int:
-    """The id of the site's cluster of that name, its row added when there is none."""
-    stmt = insert_for(session, ClusterRow).on_conflict_do_nothing(index_elements=["site_id", "name"])
-    session.execute(stmt, [{"site_id": site_id, "name": name, "page_count": 0}])
-    query = select(ClusterRow.id).where(ClusterRow.site_id == site_id, ClusterRow.name == name)
-    return int(session.scalars(query).one())
 
 
 def _keep_representatives(

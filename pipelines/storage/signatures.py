@@ -12,11 +12,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from extraction.site_models import signature_key
+from extraction.site_models.signature import Signature
 from pipelines.storage.codec import hash_to_int, pack_signature
 from pipelines.storage.dialect import insert_for
 from pipelines.storage.models import ModelSignature
-
-Signature = frozenset[int]
 
 
 def signature_ids(session: Session, site_id: int, signatures: Iterable[Signature]) -> dict[Signature, int]:

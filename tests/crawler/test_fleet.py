@@ -28,7 +28,7 @@ from sqlalchemy import text
 from twisted.python.failure import Failure
 
 from benchmarks.evolving import ChangeClass, EvolvingConfig, EvolvingSite, Fetch, serve_evolving
-from crawler.fleet import LEASE, RETAKEN, Fleet, check_redis
+from crawler.fleet import LEASE, RETAKEN, Fleet
 from crawler.fleet_components import FleetExtension, FleetScheduler
 from crawler.spiders.site import SiteSpider
 from extraction.links import normalise_url
@@ -38,10 +38,9 @@ from records.closing import Members
 from tests.crawl_runner import REPO_ROOT, crawl_command, run_crawl
 from tests.crawler.pages import article
 from tests.pipelines.databases import postgres_schema
+from tests.redis_server import REDIS_URL, redis_server
 from tests.servers import Route, page, serve_routes
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
-START_REDIS = "start it with `make services`"
 ARTICLES = 80
 PAGE = "http://fleet.test/page"
 STATIC = EvolvingConfig(classes=(ChangeClass("static", 1.0, None),), growth=0, removal=0)
@@ -50,11 +49,7 @@ STATIC = EvolvingConfig(classes=(ChangeClass("static", 1.0, None),), growth=0, r
 @pytest.fixture
 def server() -> redis.Redis:
     """The machine's Redis; the test fails, saying how to start it, when it does not answer."""
-    try:
-        check_redis(REDIS_URL)
-    except ValueError as error:
-        pytest.fail(f"{error}; {START_REDIS}")
-    return redis.Redis.from_url(REDIS_URL)
+    return redis_server()
 
 
 @pytest.fixture

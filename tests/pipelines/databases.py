@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from uuid import uuid4
 
@@ -50,6 +51,16 @@ def sessions(engine: Engine) -> sessionmaker[Session]:
     """Sessions on the migrated database of `database_url`."""
     migrate(engine)
     return session_factory(engine)
+
+
+@contextmanager
+def new_postgres_schema() -> Iterator[str]:
+    """The URL of a new PostgreSQL schema of its own, dropped when the context ends."""
+    schemas = postgres_schema()
+    try:
+        yield next(schemas)
+    finally:
+        schemas.close()
 
 
 def postgres_schema() -> Iterator[str]:

@@ -18,7 +18,7 @@ from pipelines.storage.model_state import StatePlaces
 from pipelines.storage.models import Block, Page, PageModel, PendingText, clean_pages, page_blocks
 from pipelines.storage.reclean import reclean_cluster
 from records.stats import RECLEAN_REBUILT
-from tests.pipelines.databases import postgres_schema, search_index_mismatches
+from tests.pipelines.databases import new_postgres_schema, search_index_mismatches
 from tests.pipelines.pages import whizzy_post_files
 from tests.pipelines.process import MIN_PAGES, Process
 
@@ -161,7 +161,7 @@ def test_noise_text_is_forgotten_when_the_crawl_ends(shared_dir: Path, database_
 @pytest.mark.postgres
 def test_two_processes_sharing_postgresql_decide_as_one(shared_dir: Path) -> None:
     posts = whizzy_post_files(shared_dir, 12)
-    with _schema() as shared_url, _schema() as single_url:
+    with new_postgres_schema() as shared_url, new_postgres_schema() as single_url:
         # Two crawler processes meant to share the store: no crawl lock.
         one, two = Process(shared_url, CRAWL_LOCK=False), Process(shared_url, CRAWL_LOCK=False)
         for index, post in enumerate(posts):
@@ -195,12 +195,3 @@ def test_the_crawls_model_labels_as_a_model_rebuilt_from_the_store(
 
 def _rebuilt(process: Process) -> int:
     return int(process.store.stats.get_value(RECLEAN_REBUILT, 0))
-
-
-@contextmanager
-def _schema() -> Iterator[str]:
-    schemas = postgres_schema()
-    try:
-        yield next(schemas)
-    finally:
-        schemas.close()

@@ -9,28 +9,26 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from uuid import uuid4
 
 import pytest
-import redis
 from sqlalchemy import select
 
-from crawler.fleet import Fleet, check_redis
+from crawler.fleet import Fleet
 from crawler.fleet_components import FleetClosing
 from pipelines.storage import make_engine, session_factory
 from pipelines.storage.models import ModelSignature, PageModel, clean_pages
 from records import PageRecord
 from records.signals import closing_share
 from records.stats import CLUSTERS_SETTLED_PAGES
-from tests.pipelines.databases import postgres_schema
+from tests.pipelines.databases import new_postgres_schema
 from tests.pipelines.pages import item_from_file
 from tests.pipelines.process import Process
+from tests.redis_server import redis_server
 
 MANUAL = Path("/usr/share/doc/postgresql-doc-15/html")
-REDIS_URL = "redis://127.0.0.1:6379/0"
 PAGES = 60
 
 # What a store ends with: its clusters as sets of URLs, and each page's clean text.
@@ -107,8 +105,8 @@ def test_each_page_keeps_its_signature_once_per_site(tmp_path: Path) -> None:
 def test_a_fleet_sharing_a_store_keeps_what_one_process_does() -> None:
     # Two processes of a fleet (real Redis shares their closing): each meets every other page of a shuffled
     # order; one closes before the other.
-    fleet = Fleet(_redis(), f"cleancrawl-test:{uuid4().hex}", lease_seconds=60)
-    with _schema() as shared_url, _schema() as single_url:
+    fleet = Fleet(redis_server(), f"cleancrawl-test:{uuid4().hex}", lease_seconds=60)
+    with new_postgres_schema() as shared_url, new_postgres_schema() as single_url:
         one, two = _fleet_process(shared_url, fleet, "one"), _fleet_process(shared_url, fleet, "two")
         for index, item in enumerate(_manual_items(_orders()[2])):
             (one if index % 2 else two).add(item)
@@ -129,20 +127,3 @@ def _fleet_process(database_url: str, fleet: Fleet, worker: str) -> Process:
     share = FleetClosing(fleet, worker)
     process.crawler.signals.connect(lambda: share, signal=closing_share, weak=False)
     return process
-
-
-def _redis() -> redis.Redis:
-    try:
-        check_redis(REDIS_URL)
-    except ValueError as error:
-        pytest.fail(f"{error}; start it with `make services`")
-    return redis.Redis.from_url(REDIS_URL)
-
-
-@contextmanager
-def _schema() -> Iterator[str]:
-    schemas = postgres_schema()
-    try:
-        yield next(schemas)
-    finally:
-        schemas.close()
