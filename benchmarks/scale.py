@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -68,6 +69,9 @@ class FleetRun:
     duplicates: int
     """The requests the web server logged, and the fetches of a path after its first (robots.txt aside)."""
     children: list[ChildRun]
+    machine_cpu: float
+    """The CPU seconds the whole machine spent while the fleet ran (`/proc/stat`): the crawl processes, and
+    PostgreSQL, Redis and nginx serving them."""
     stored: list[int]
     outcome: dict[str, tuple[str, str]]
     """Each stored page's clean text (a digest) and cluster, by its URL's path."""
@@ -84,6 +88,12 @@ class FleetRun:
         """Pages stored per wall second."""
         return self.pages / self.seconds if self.seconds else 0.0
 
+    def cpu_per_thousand(self) -> tuple[float, float]:
+        """CPU seconds per 1,000 pages stored: the crawl processes', and the rest of the machine's."""
+        crawlers = sum(child.cpu for child in self.children)
+        per = 1000 / self.pages if self.pages else 0.0
+        return crawlers * per, max(0.0, self.machine_cpu - crawlers) * per
+
 
 def run_fleet(count: int, root: Path, folder: Path, start: str = "/") -> FleetRun:
     """Crawl the site at `root` from its path `start` with `count` processes into a new database; its files
@@ -92,7 +102,7 @@ def run_fleet(count: int, root: Path, folder: Path, start: str = "/") -> FleetRu
     log = folder / "access.log"
     with new_database(f"cc_scale_{count}") as database, serve_nginx(root, access_log=log, workers=2) as base:
         arguments = _fleet_crawl(base + start, database, LOG_LEVEL="INFO")
-        started = time.perf_counter()
+        started, busy = time.perf_counter(), _busy_cpu_seconds()
         with ThreadPoolExecutor(max_workers=count) as pool:
             futures = [
                 pool.submit(run_scrapy, [*arguments, "-s", f"STATS_JSON_PATH={_stats(folder, count, i)}"],
@@ -100,13 +110,23 @@ def run_fleet(count: int, root: Path, folder: Path, start: str = "/") -> FleetRu
                 for i in range(count)
             ]  # fmt: skip
             children = [future.result() for future in futures]
-        seconds = time.perf_counter() - started
+        seconds, machine_cpu = time.perf_counter() - started, _busy_cpu_seconds() - busy
         pages, distinct, outcome = _stored(database)
     counts = parse_access_log(log)
     fetched = {path: n for path, n in counts.per_path.items() if path != "/robots.txt"}
     stored = [_stat(_stats(folder, count, i), "item_scraped_count") for i in range(count)]
     duplicates = sum(n - 1 for n in fetched.values() if n > 1)
-    return FleetRun(count, seconds, pages, distinct, counts.requests, duplicates, children, stored, outcome)
+    return FleetRun(
+        count, seconds, pages, distinct, counts.requests, duplicates, children, machine_cpu, stored, outcome
+    )
+
+
+def _busy_cpu_seconds() -> float:
+    """The CPU seconds all the machine's cores have spent busy since boot (Linux's `/proc/stat`: every state
+    but idle and waiting for I/O)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(value) for value in fields)
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,20 +268,26 @@ def render(runs: list[FleetRun]) -> str:
     """The table of the runs."""
     header = (
         f"{'processes':>9} {'wall s':>7} {'pages':>7} {'pages/s':>8} {'vs 1':>6} {'fetches':>8} {'dup':>4}  "
-        f"{'text ≠':>6} {'cluster ≠':>9}  pages per process / peak RSS MB per process / each page stored once"
+        f"{'text ≠':>6} {'cluster ≠':>9} {'CPU s/1k':>13}  "
+        "pages per process / peak RSS MB per process / each page stored once"
     )
     base = runs[0].pages_per_second if runs else 0.0
     rows = [_row(run, runs[0], base) for run in runs]
-    notes = ["text ≠, cluster ≠: pages whose clean text or cluster differ from the first run's (same URL)"]
+    notes = [
+        "text ≠, cluster ≠: pages whose clean text or cluster differ from the first run's (same URL)",
+        "CPU s/1k: CPU seconds per 1,000 pages stored, of the crawl processes + of the rest of the machine "
+        "(PostgreSQL, Redis, nginx) while the fleet ran",
+    ]
     return "\n".join([*ruled(header, rows), *notes])
 
 
 def _row(run: FleetRun, first: FleetRun, base: float) -> str:
     texts, clusters = run.differing(first)
+    crawlers, rest = run.cpu_per_thousand()
     return (
         f"{run.processes:>9} {run.seconds:>7.1f} {run.pages:>7,} {run.pages_per_second:>8.1f} "
         f"{run.pages_per_second / base if base else 0:>5.2f}x {run.fetches:>8,} {run.duplicates:>4} "
-        f"{texts:>6,} {clusters:>9,}  "
+        f"{texts:>6,} {clusters:>9,} {crawlers:>6.1f} + {rest:>4.1f}  "
         f"{' / '.join(f'{n:,}' for n in run.stored)}; {' / '.join(f'{c.rss_mb:.0f}' for c in run.children)}; "
         f"{'yes' if run.pages == run.distinct_pages else 'NO'}"
     )
