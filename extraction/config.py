@@ -85,6 +85,10 @@ class ExtractionConfig:
     best node of the headline's part of the page when that part holds at least this much good text and
     its best node this share of the content node's score (a consent dialog or a footnote list outweighs a
     product's or a service's own text)."""
+    headline_word_share: float = 0.6
+    """When no `<h1>` repeats the page title whole, the first `<h1>` with at least this share of its words in
+    the title is the headline the content is sought near (a shop's title reorders the product's name and adds
+    its colour, size or maker: "Classic II Moon Silver | 44MM" under "Classic II ... in Moon Silver")."""
     widen_good_ratio: float = 0.5
     widen_min_gain: float = 0.2
     """The content node widens to its parent while the parent adds at least `widen_good_ratio` good text of

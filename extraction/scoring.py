@@ -37,6 +37,7 @@ _POSITIVE_TAGS = frozenset({"article", "main"})
 _CONTAINER_TAGS = frozenset(
     {"div", "section", "article", "main", "td", "body", "center", "blockquote", "form"}
 )
+_WORD = re.compile(r"\w+")
 _LISTISH = frozenset({BlockKind.LIST_ITEM, BlockKind.TABLE_ROW})
 
 
@@ -202,7 +203,7 @@ def locate_content(page: Page, config: ExtractionConfig, title: str = "") -> Con
         * _link_factor(page.nodes[node_id], hub)
         for node_id, score in scores.items()
     }
-    headline = _headline(page, title)
+    headline = _headline(page, title, config)
     best = max(final, key=final.__getitem__)
     if headline >= 0:
         best = _near_headline(page, best, final, good, page.block_nodes[headline], config)
@@ -378,11 +379,21 @@ def _near_headline(
     return candidate if final[candidate] >= config.headline_region_min_share * final[best] else best
 
 
-def _headline(page: Page, title: str) -> int:
-    """The position of the page's headline block, or -1."""
-    if title:
-        for position, block in enumerate(page.blocks):
-            if is_headline(block, title):
+def _headline(page: Page, title: str, config: ExtractionConfig) -> int:
+    """The position of the page's headline block, or -1: the first `<h1>` repeating the title, else the
+    first whose words the title holds for the most part (`ExtractionConfig.headline_word_share`)."""
+    if not title:
+        return -1
+    for position, block in enumerate(page.blocks):
+        if is_headline(block, title):
+            return position
+    # A shop's or a magazine's title words its headline anew: reordered, abridged, a colour or size added.
+    title_words = set(_WORD.findall(title.lower()))
+    for position, block in enumerate(page.blocks):
+        if block.tag == "h1" and block.kind is BlockKind.HEADING:
+            words = _WORD.findall(block.text.lower())
+            shared = sum(word in title_words for word in words)
+            if words and shared >= config.headline_word_share * len(words):
                 return position
     return -1
 

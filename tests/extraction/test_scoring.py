@@ -340,6 +340,24 @@ def test_the_content_is_found_near_the_headline_not_in_a_dialog_apart() -> None:
     assert find_block(unanchored, "Consent 3 0.").label is Label.CONTENT
 
 
+def test_a_headline_the_title_words_anew_still_anchors_the_content() -> None:
+    # As on wcxb-dev's shop pages (a watch's "Classic II Moon Silver | 44MM" under the title "Classic II by
+    # ... in Moon Silver"): no <h1> repeats the title whole, and a privacy dialog holds more prose than the
+    # product's own part of the page.
+    headline = "<h1>Travel Kettle Steel | 1L</h1>"
+    own = f"<div class='page'><main>{headline}<div>{_paragraphs('Kettle', 2)}</div></main></div>"
+    sections = "".join(f"<div class='ot-cat-{n}'>{_paragraphs(f'Consent {n}', 1)}</div>" for n in range(6))
+    dialog = f"<div class='ot-sdk-container'><div class='ot-row'>{sections}</div></div>"
+    title = "<title>Travel Kettle by Acme in Steel, 1L</title>"
+    html = f"<html><head>{title}</head><body>{own}{dialog}</body></html>"
+    blocks = extract(html).blocks
+    assert find_block(blocks, "Kettle 1.").label is Label.CONTENT
+    assert find_block(blocks, "Consent 3 0.").label is Label.NOISE
+    # With only a headline that repeats the title whole to go by, the dialog's prose wins.
+    literal = extract(html, config=ExtractionConfig(headline_word_share=1.01)).blocks
+    assert find_block(literal, "Consent 3 0.").label is Label.CONTENT
+
+
 def test_a_reference_page_keeps_its_prose_around_its_longest_list() -> None:
     # As on the PostgreSQL manual's app-psql.html (DocBook): one section's list of options holds most of the
     # page's text, the sections around it the rest, and the levels between add a little each.
