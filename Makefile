@@ -20,6 +20,7 @@ BOOT_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2
 PYTHON_DOCS := /usr/share/doc/python3.11/html
 POSTGRESQL_DOCS := /usr/share/doc/postgresql-doc-15/html
 DEBIAN_HANDBOOK := /usr/share/doc/debian-handbook/html/en-US
+GIT_DOCS := /usr/share/doc/git-doc
 
 .PHONY: test lint check evaluate bench bench-methods crawl bench-crawl bench-store bench-recrawl bench-scale bench-focus fuzz soak sites-data services docs-data clean distclean
 
@@ -140,7 +141,7 @@ services:
 # (DocBook, whose pages a crawl can group into clusters in several ways) and the Debian Administrator's
 # Handbook (DocBook, Publican: side notes in its sections). Installed when missing and possible; never fails.
 DOCS_PACKAGES := python3.11-doc:$(PYTHON_DOCS)/index.html postgresql-doc-15:$(POSTGRESQL_DOCS)/index.html \
-  debian-handbook:$(DEBIAN_HANDBOOK)/index.html
+  debian-handbook:$(DEBIAN_HANDBOOK)/index.html git-doc:$(GIT_DOCS)/git-add.html
 docs-data:
 	@missing=""; for entry in $(DOCS_PACKAGES); do \
 	  [ -f "$${entry#*:}" ] || missing="$$missing $${entry%%:*}"; done; \

@@ -86,6 +86,9 @@ class _Context:
     title: str
     # The page's own heading: the longest heading that its title holds or that holds its title (lower case).
     headline: str
+    # The blocks of the page's header (the container of its headline, when that lies outside the region)
+    # that follow a section label there: a manual's "NAME" over what the command does.
+    header_sections: frozenset[int]
 
     def echoes_headline(self, block: Block) -> bool:
         """True for a heading that restates the page's headline with more around it: a reply's "Re: <title>",
@@ -116,6 +119,10 @@ class _Context:
             and region.count("/") - container.count("/") <= 1
             and in_region(slot, container)
         )
+
+    def in_header_section(self, block: Block) -> bool:
+        """True for a block of the page's header that a section label heads (`_header_sections`)."""
+        return block.position in self.header_sections
 
     def holds_link(self, slot: str) -> bool:
         """Whether a teaser (`_teaser`) in the slot may be content: inside the page's own content, or
@@ -164,11 +171,12 @@ class SiteModel:
         page is never emptied by its template.
         """
         keys = self.keys(blocks) if keys is None else keys
-        context = self._context(title, blocks, keys)
+        pages_of = self.frequency.pages_of(keys)
+        context = self._context(title, blocks, keys, pages_of)
         fields = _record_fields(blocks, keys)
         decisions = [
             self._decide(block, key, pages, key.text in fields, context)
-            for block, key, pages in zip(blocks, keys, self.frequency.pages_of(keys), strict=True)
+            for block, key, pages in zip(blocks, keys, pages_of, strict=True)
         ]
         if self.config.drop_redundant:
             self._drop_redundant(blocks, keys, decisions, context)
@@ -185,7 +193,13 @@ class SiteModel:
         for block, decision in zip(blocks, self.revise(blocks, title, keys), strict=True):
             block.label, block.rule, block.reason = decision.label, decision.rule, decision.reason
 
-    def _context(self, title: str, blocks: Sequence[Block], keys: Sequence[BlockKey]) -> _Context:
+    def _context(
+        self,
+        title: str,
+        blocks: Sequence[Block],
+        keys: Sequence[BlockKey],
+        pages_of: Sequence[tuple[int, int]],
+    ) -> _Context:
         config = self.config
         frequent = self.frequency.threshold(config.frequent_share, config.frequent_min_pages)
         content = [
@@ -195,7 +209,10 @@ class SiteModel:
         own = page_region(content, config.region_share, region)
         container = content_container([slot for slot, _ in content])
         of = f"of {self.pages} pages of this cluster"
-        return _Context(frequent, region, own, container, of, title, _page_headline(blocks, title))
+        headline = _page_headline(blocks, title)
+        labels = [text_pages >= frequent for text_pages, _ in pages_of]
+        sections = _header_sections(blocks, keys, labels, title, region)
+        return _Context(frequent, region, own, container, of, title, headline, sections)
 
     def _decide(
         self, block: Block, key: BlockKey, pages_of: tuple[int, int], record_field: bool, context: _Context
@@ -245,7 +262,11 @@ class SiteModel:
         importance = self.slots.importance(key.slot)
         config = self.config
         if (
-            (context.in_region(key.slot) or _named_aside_in_own_content(block, key, context))
+            (
+                context.in_region(key.slot)
+                or _named_aside_in_own_content(block, key, context)
+                or context.in_header_section(block)
+            )
             and importance >= config.restore_importance
             and (not _teaser(block) or context.holds_link(key.slot))
         ):
@@ -351,7 +372,10 @@ def _keep_section_heads(
             and not context.echoes_headline(block)
             and following is not None
             and decisions[following].label is Label.CONTENT
-            and in_region(keys[following].slot, context.region)
+            and (
+                in_region(keys[following].slot, context.region)
+                or context.in_header_section(blocks[following])
+            )
             and in_region(keys[following].slot, container_of(key.slot))
         ):
             reason = f"heads content of the page (block {blocks[following].position}) in its container"
@@ -384,6 +408,35 @@ def _page_headline(blocks: Sequence[Block], title: str) -> str:
     headings = [block.text.strip() for block in blocks if block.kind is BlockKind.HEADING]
     repeating = [text for text in headings if same_text(text, title)]
     return max(repeating, key=len).lower() if repeating else ""
+
+
+def _header_sections(
+    blocks: Sequence[Block], keys: Sequence[BlockKey], labels: Sequence[bool], title: str, region: str | None
+) -> frozenset[int]:
+    """The positions of the blocks of the page's header that a section label heads: where the page's headline
+    (the first h1 repeating its title) lies outside the cluster's region, the blocks in the headline's
+    container that come after a heading there whose text recurs over the cluster (`labels`: a manual's
+    "NAME", "Summary"). What follows the headline directly (a byline, a language bar) or a heading of the
+    page's own (a subtitle) is not one."""
+    header: str | None = None
+    sections: set[int] = set()
+    labelled = False
+    if not title:
+        return frozenset()
+    for block, key, label in zip(blocks, keys, labels, strict=True):
+        if header is None:
+            if is_headline(block, title):
+                if in_region(key.slot, region):
+                    return frozenset()
+                header = container_of(key.slot)
+            continue
+        if not in_region(key.slot, header):
+            continue
+        if block.kind is BlockKind.HEADING:
+            labelled = label
+        elif labelled:
+            sections.add(block.position)
+    return frozenset(sections)
 
 
 def _record_fields(blocks: Sequence[Block], keys: Sequence[BlockKey]) -> set[str]:

@@ -10,6 +10,7 @@ import pytest
 from extraction import ExtractionResult, extract
 from tests.extraction.site_models.pages import (
     DEBIAN_HANDBOOK,
+    GIT_DOCS,
     HEATING_POST,
     POSTGRESQL_DOCS,
     PYTHON_DOCS,
@@ -91,3 +92,14 @@ def handbook_sections() -> list[ExtractionResult]:
     sections = sorted(DEBIAN_HANDBOOK.glob("sect.*.html"))[:30]
     paths = [*sections, DEBIAN_HANDBOOK / "sect.user-group-databases.html"]
     return [extract(path.read_bytes()) for path in paths]
+
+
+@pytest.fixture(scope="session")
+def git_manual_pages() -> list[ExtractionResult]:
+    """Thirty of git's manual pages (AsciiDoc: each page's header holds its headline and its NAME section,
+    the one line that says what the command does, beside the content that the sections below hold), then
+    `git-add.html`."""
+    if not GIT_DOCS.is_dir():
+        pytest.skip(f"{GIT_DOCS} is missing (make docs-data installs git-doc)")
+    pages = [path for path in sorted(GIT_DOCS.glob("git-*.html")) if path.name != "git-add.html"][:30]
+    return [extract(path.read_bytes()) for path in [*pages, GIT_DOCS / "git-add.html"]]

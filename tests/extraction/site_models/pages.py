@@ -11,6 +11,7 @@ from extraction.result import Block
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 POSTGRESQL_DOCS = Path("/usr/share/doc/postgresql-doc-15/html")
 DEBIAN_HANDBOOK = Path("/usr/share/doc/debian-handbook/html/en-US")
+GIT_DOCS = Path("/usr/share/doc/git-doc")
 # A post whose only content is its title: every block the page keeps is template.
 TITLE_ONLY_POST = "2009/09/28/the-same/index.html"
 # A post of two one-line paragraphs, which the single-page model finds too short to keep.

@@ -334,3 +334,56 @@ def test_a_books_side_notes_are_content_where_its_sub_sections_are_the_region(
     assert note.label is Label.CONTENT and note.rule is Rule.RESTORED
     assert title.label is Label.CONTENT
     assert find_block(blocks, "Download the ebook").label is Label.NOISE
+
+
+def test_what_the_page_header_says_beside_the_headline_is_content(
+    git_manual_pages: list[ExtractionResult],
+) -> None:
+    # git's manual pages: the header holds the headline and the NAME section (what the command does), outside
+    # the region that the sections below make. The single page sets the NAME section aside.
+    *others, page = git_manual_pages
+    model = SiteModel()
+    for other in others:
+        model.observe(other.blocks)
+    blocks = fresh(page)
+    purpose, name = find_block(blocks, "git-add - Add file contents"), find_block(blocks, "NAME", exact=True)
+    assert purpose.label is Label.NOISE and name.label is Label.NOISE
+    model.apply(blocks, page.title)
+    assert find_block(blocks, "git-add(1) Manual Page").label is Label.CONTENT
+    assert purpose.label is Label.CONTENT and purpose.rule is Rule.RESTORED
+    assert name.label is Label.CONTENT and name.rule is Rule.SECTION_HEAD
+    # What the header holds is restored only beside the headline: the footer's lines stay out.
+    assert find_block(blocks, "Last updated").label is Label.NOISE
+
+
+def _headed_page(number: int) -> list[Block]:
+    """A page whose header, outside the region, holds its headline, a byline and a labelled section."""
+    word = _word(number)
+
+    def block(position: int, path: str, tag: str, kind: BlockKind, text: str, content: bool) -> Block:
+        label, rule = (Label.CONTENT, Rule.CONTENT_AREA) if content else (Label.NOISE, Rule.OUTSIDE_AREA)
+        return Block(position, path, tag, kind, text, label=label, rule=rule)
+
+    return [
+        block(0, "body/div.header/h1", "h1", BlockKind.HEADING, f"Command {word}", False),
+        block(1, "body/div.header/p.meta", "p", BlockKind.PARAGRAPH, f"By {word} on {word}day", False),
+        block(2, "body/div.header/h2", "h2", BlockKind.HEADING, "NAME", False),
+        block(3, "body/div.header/div.body/p", "p", BlockKind.PARAGRAPH, f"Runs {word} for you", False),
+        block(4, "body/div.content/p", "p", BlockKind.PARAGRAPH, f"Explains {word} " * 30, True),
+    ]
+
+
+def test_a_header_section_under_a_recurring_label_is_content_but_not_a_byline() -> None:
+    model = SiteModel()
+    for number in range(8):
+        model.observe(_headed_page(number))
+    decisions = model.revise(_headed_page(100), f"Command {_word(100)} - Manual")
+    assert [(decision.label, decision.rule) for decision in decisions] == [
+        (Label.CONTENT, Rule.HEADLINE),
+        (Label.NOISE, Rule.OUTSIDE_AREA),  # new on every page too, but no label heads it
+        (Label.CONTENT, Rule.SECTION_HEAD),
+        (Label.CONTENT, Rule.RESTORED),
+        (Label.CONTENT, Rule.CONTENT_AREA),
+    ]
+    # Without the title, no headline: the header is not told from the rest of the layout.
+    assert model.revise(_headed_page(100))[3].label is Label.NOISE
