@@ -253,27 +253,35 @@ def test_teaser_cards_outside_the_pages_own_content_stay_out() -> None:
     assert decisions[4].rule is Rule.RESTORED and decisions[5].rule is Rule.RESTORED
 
 
+def _single_page_block(
+    position: int, path: str, tag: str, kind: BlockKind, text: str, content: bool
+) -> Block:
+    """A block as the single page labelled it: content in its area, or noise outside it."""
+    label, rule = (Label.CONTENT, Rule.CONTENT_AREA) if content else (Label.NOISE, Rule.OUTSIDE_AREA)
+    return Block(position, path, tag, kind, text, label=label, rule=rule)
+
+
 def _manual_page(number: int) -> list[Block]:
     """A manual page: headings and an option's term repeated on every page, each over text of its own; a
     "Related" heading over a list the template repeats."""
     section = "body/div.content/div.sect"
     word = _word(number)
 
-    def block(position: int, path: str, tag: str, kind: BlockKind, text: str, content: bool) -> Block:
-        label, rule = (Label.CONTENT, Rule.CONTENT_AREA) if content else (Label.NOISE, Rule.OUTSIDE_AREA)
-        return Block(position, path, tag, kind, text, label=label, rule=rule)
-
     return [
-        block(0, f"{section}/h2", "h2", BlockKind.HEADING, "DESCRIPTION", False),
-        block(1, f"{section}/div.body/p", "p", BlockKind.PARAGRAPH, f"Describes {word} " * 20, True),
-        block(2, f"{section}/h2", "h2", BlockKind.HEADING, "OPTIONS", False),
-        block(3, f"{section}/div.body/dl/dt", "dt", BlockKind.LIST_ITEM, "-v", False),
-        block(4, f"{section}/div.body/dl/dd/p", "p", BlockKind.PARAGRAPH, f"Tells {word} " * 20, True),
-        block(5, f"{section}/div.body/h3", "h3", BlockKind.HEADING, "SEE ALSO", False),
+        _single_page_block(0, f"{section}/h2", "h2", BlockKind.HEADING, "DESCRIPTION", False),
+        _single_page_block(
+            1, f"{section}/div.body/p", "p", BlockKind.PARAGRAPH, f"Describes {word} " * 20, True
+        ),
+        _single_page_block(2, f"{section}/h2", "h2", BlockKind.HEADING, "OPTIONS", False),
+        _single_page_block(3, f"{section}/div.body/dl/dt", "dt", BlockKind.LIST_ITEM, "-v", False),
+        _single_page_block(
+            4, f"{section}/div.body/dl/dd/p", "p", BlockKind.PARAGRAPH, f"Tells {word} " * 20, True
+        ),
+        _single_page_block(5, f"{section}/div.body/h3", "h3", BlockKind.HEADING, "SEE ALSO", False),
         # Text straight in the heading's container: the block's slot is the container itself.
-        block(6, f"{section}/div.body", "div", BlockKind.TEXT, f"Also {word} " * 20, True),
-        block(7, "body/div.related/h2", "h2", BlockKind.HEADING, "Related", False),
-        block(8, "body/div.related/ul/li", "li", BlockKind.LIST_ITEM, "Other pages", False),
+        _single_page_block(6, f"{section}/div.body", "div", BlockKind.TEXT, f"Also {word} " * 20, True),
+        _single_page_block(7, "body/div.related/h2", "h2", BlockKind.HEADING, "Related", False),
+        _single_page_block(8, "body/div.related/ul/li", "li", BlockKind.LIST_ITEM, "Other pages", False),
     ]
 
 
@@ -360,16 +368,16 @@ def _headed_page(number: int) -> list[Block]:
     """A page whose header, outside the region, holds its headline, a byline and a labelled section."""
     word = _word(number)
 
-    def block(position: int, path: str, tag: str, kind: BlockKind, text: str, content: bool) -> Block:
-        label, rule = (Label.CONTENT, Rule.CONTENT_AREA) if content else (Label.NOISE, Rule.OUTSIDE_AREA)
-        return Block(position, path, tag, kind, text, label=label, rule=rule)
-
     return [
-        block(0, "body/div.header/h1", "h1", BlockKind.HEADING, f"Command {word}", False),
-        block(1, "body/div.header/p.meta", "p", BlockKind.PARAGRAPH, f"By {word} on {word}day", False),
-        block(2, "body/div.header/h2", "h2", BlockKind.HEADING, "NAME", False),
-        block(3, "body/div.header/div.body/p", "p", BlockKind.PARAGRAPH, f"Runs {word} for you", False),
-        block(4, "body/div.content/p", "p", BlockKind.PARAGRAPH, f"Explains {word} " * 30, True),
+        _single_page_block(0, "body/div.header/h1", "h1", BlockKind.HEADING, f"Command {word}", False),
+        _single_page_block(
+            1, "body/div.header/p.meta", "p", BlockKind.PARAGRAPH, f"By {word} on {word}day", False
+        ),
+        _single_page_block(2, "body/div.header/h2", "h2", BlockKind.HEADING, "NAME", False),
+        _single_page_block(
+            3, "body/div.header/div.body/p", "p", BlockKind.PARAGRAPH, f"Runs {word} for you", False
+        ),
+        _single_page_block(4, "body/div.content/p", "p", BlockKind.PARAGRAPH, f"Explains {word} " * 30, True),
     ]
 
 
