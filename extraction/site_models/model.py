@@ -210,8 +210,7 @@ class SiteModel:
         container = content_container([slot for slot, _ in content])
         of = f"of {self.pages} pages of this cluster"
         headline = _page_headline(blocks, title)
-        labels = [text_pages >= frequent for text_pages, _ in pages_of]
-        sections = _header_sections(blocks, keys, labels, title, region)
+        sections = _header_sections(blocks, keys, pages_of, frequent, title, region)
         return _Context(frequent, region, own, container, of, title, headline, sections)
 
     def _decide(
@@ -411,19 +410,24 @@ def _page_headline(blocks: Sequence[Block], title: str) -> str:
 
 
 def _header_sections(
-    blocks: Sequence[Block], keys: Sequence[BlockKey], labels: Sequence[bool], title: str, region: str | None
+    blocks: Sequence[Block],
+    keys: Sequence[BlockKey],
+    pages_of: Sequence[tuple[int, int]],
+    frequent: int,
+    title: str,
+    region: str | None,
 ) -> frozenset[int]:
     """The positions of the blocks of the page's header that a section label heads: where the page's headline
     (the first h1 repeating its title) lies outside the cluster's region, the blocks in the headline's
-    container that come after a heading there whose text recurs over the cluster (`labels`: a manual's
-    "NAME", "Summary"). What follows the headline directly (a byline, a language bar) or a heading of the
-    page's own (a subtitle) is not one."""
+    container that come after a heading there whose text is on `frequent` pages of the cluster (`pages_of`:
+    a manual's "NAME", "Summary"). What follows the headline directly (a byline, a language bar) or a
+    heading of the page's own (a subtitle) is not one."""
+    if not title:
+        return frozenset()
     header: str | None = None
     sections: set[int] = set()
     labelled = False
-    if not title:
-        return frozenset()
-    for block, key, label in zip(blocks, keys, labels, strict=True):
+    for block, key, (text_pages, _) in zip(blocks, keys, pages_of, strict=True):
         if header is None:
             if is_headline(block, title):
                 if in_region(key.slot, region):
@@ -433,7 +437,7 @@ def _header_sections(
         if not in_region(key.slot, header):
             continue
         if block.kind is BlockKind.HEADING:
-            labelled = label
+            labelled = text_pages >= frequent
         elif labelled:
             sections.add(block.position)
     return frozenset(sections)

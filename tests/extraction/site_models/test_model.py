@@ -22,6 +22,15 @@ def _model(pages: dict[str, ExtractionResult], config: SiteModelConfig | None = 
     return model
 
 
+def _learned_but_last(pages: list[ExtractionResult]) -> tuple[SiteModel, ExtractionResult]:
+    """A model of the cluster that observed every page but the last, and the last page."""
+    *others, last = pages
+    model = SiteModel()
+    for other in others:
+        model.observe(other.blocks)
+    return model, last
+
+
 def _all_content(result: ExtractionResult) -> list[Block]:
     # As a single-page labeller that found no template would leave them: every block content.
     blocks = fresh(result)
@@ -310,10 +319,7 @@ def test_replies_stay_content_but_not_their_restatements_of_the_topic(
     # A thread's replies outweigh its post, so the single page keeps them (`scoring`, a thread); the cluster
     # (threads and topic lists) keeps them too: new on every page, in its content region. Each reply's
     # subject line, "Re: <topic>", is new on the page as well, but restates the topic's heading and goes.
-    *others, thread = forum_threads
-    model = SiteModel()
-    for page in others:
-        model.observe(page.blocks)
+    model, thread = _learned_but_last(forum_threads)
     blocks = fresh(thread)
     topic = "Not updated inputs after update to 8.0.9"
     subject_lines = [block for block in blocks if block.text == f"Re: {topic}"]
@@ -330,10 +336,7 @@ def test_a_books_side_notes_are_content_where_its_sub_sections_are_the_region(
 ) -> None:
     # The cluster's region is the sections' sub-sections; a page's intro and its side notes sit just above,
     # in the page's own section. The single page sets the notes aside for their container's name alone.
-    *others, page = handbook_sections
-    model = SiteModel()
-    for other in others:
-        model.observe(other.blocks)
+    model, page = _learned_but_last(handbook_sections)
     blocks = fresh(page)
     note = find_block(blocks, "The system files mentioned in this chapter")
     title = find_block(blocks, "NOTE Editing system files")
@@ -349,10 +352,7 @@ def test_what_the_page_header_says_beside_the_headline_is_content(
 ) -> None:
     # git's manual pages: the header holds the headline and the NAME section (what the command does), outside
     # the region that the sections below make. The single page sets the NAME section aside.
-    *others, page = git_manual_pages
-    model = SiteModel()
-    for other in others:
-        model.observe(other.blocks)
+    model, page = _learned_but_last(git_manual_pages)
     blocks = fresh(page)
     purpose, name = find_block(blocks, "git-add - Add file contents"), find_block(blocks, "NAME", exact=True)
     assert purpose.label is Label.NOISE and name.label is Label.NOISE
