@@ -12,14 +12,19 @@ import itertools
 
 from extraction.config import ExtractionConfig
 from extraction.result import Block, Label, Rule
-from extraction.scoring import ContentArea, link_density
+from extraction.scoring import ContentArea, holds, link_density
 from extraction.segment import Page
 
 
 def join_neighbours(page: Page, area: ContentArea, config: ExtractionConfig) -> None:
-    """Add qualified siblings of the area's root and records like its best node to the area."""
-    area.members |= qualified_siblings(page, area, config)
-    area.members |= repeated_records(page, area)
+    """Add qualified siblings of the area's root and records like its best node to the area; not the node
+    holding the one the page's headline turned the area away from (`ContentArea.passed_over`): a box of
+    related posts beside the article, however like it."""
+    joined = qualified_siblings(page, area, config) | repeated_records(page, area)
+    passed_over = area.passed_over
+    if passed_over >= 0:
+        joined = {node_id for node_id in joined if not holds(page.nodes, node_id, passed_over)}
+    area.members |= joined
 
 
 def qualified_siblings(page: Page, area: ContentArea, config: ExtractionConfig) -> set[int]:

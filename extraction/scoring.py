@@ -27,7 +27,7 @@ _NEGATIVE_NAMES = re.compile(
     r"comment|disqus|reviews|sidebar|side-bar|related|recommend|share|sharing|social|sponsor|promo"
     r"|advert|a(?<=\ba)ds?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|n(?<=\bn)av\b"
     r"|subscribe|newsletter|signup|cookie|gdpr|popup|modal|byline|submitted|author-?bio|tags?\b|taglist|meta-?data"
-    r"|more-?stories|read-?more|outbrain|taboola|toolbar|skip|sr-only|screen-reader|visually-?hidden"
+    r"|more-?stories|read-?more|outbrain|taboola|toolbar|skip-?(?:link|to|nav|main|content)|sr-only|screen-reader|visually-?hidden"
 )
 _POSITIVE_NAMES = re.compile(
     r"article|content|entry|hentry|main|post|story|text|body|blog|prose|markdown|rich-?text"
@@ -38,6 +38,10 @@ _CONTAINER_TAGS = frozenset(
     {"div", "section", "article", "main", "td", "body", "center", "blockquote", "form"}
 )
 _WORD = re.compile(r"\w+")
+# How a teaser's excerpt of another page ends: cut off mid-thought ("... may soon...", "[…]").
+# The ids and classes of a block path's steps ("div#main.wide/p" -> "div/p").
+_NAMES = re.compile(r"[#.][^/]*")
+_EXCERPT_ENDS = ("...", "\u2026", "...]", "\u2026]", "...)", "\u2026)")
 _LISTISH = frozenset({BlockKind.LIST_ITEM, BlockKind.TABLE_ROW})
 
 
@@ -55,6 +59,10 @@ class ContentArea:
     # When the best node is named as template yet holds most of the page's prose (a thread's replies), the
     # record key (tag and first class) of its units, the replies; else "".
     thread_units: str = ""
+    # The top-scoring node the page's headline turned the area away from (`_near_headline`) when it holds
+    # teaser excerpts, else -1: a related-posts box beside the article, which must not join it however
+    # like the article its records look.
+    passed_over: int = -1
 
 
 def node_hint(node: Node, config: ExtractionConfig) -> float:
@@ -105,7 +113,17 @@ class NodeHints:
     never matched against the hint patterns.
     """
 
-    __slots__ = ("_config", "_contexts", "_hints", "_layout_chars", "_nodes", "_page", "_prose", "_weight")
+    __slots__ = (
+        "_config",
+        "_contexts",
+        "_hints",
+        "_layout_chars",
+        "_nodes",
+        "_page",
+        "_prose",
+        "_weight",
+        "teasers",
+    )
 
     def __init__(self, page: Page, config: ExtractionConfig) -> None:
         self._page = page
@@ -119,6 +137,8 @@ class NodeHints:
         self._prose: list[float] = []
         self._hints = [-1.0] * len(nodes)
         self._contexts = [-1.0] * len(nodes)
+        # Teaser excerpts neither vote nor count as prose anywhere (`excerpts`).
+        self.teasers = excerpts(page.blocks, config)
 
     def hint(self, node_id: int) -> float:
         """The node's own hint (see `node_hint`); neutral on a node that holds most of the page's prose, which
@@ -141,7 +161,7 @@ class NodeHints:
         if self._nodes[node_id].text_chars < self._layout_chars:
             return False
         if not self._prose:
-            self._prose = _good_text(self._page, self._config)
+            self._prose = _good_text(self._page, self._config, self.teasers)
         prose = self._prose
         return prose[node_id] >= max(self._config.layout_text_share * prose[0], 1.0)
 
@@ -183,6 +203,28 @@ def block_vote(block: Block, config: ExtractionConfig, hub: bool = False) -> flo
     return vote * (1.0 - features.nltd) ** 2
 
 
+def excerpts(blocks: list[Block], config: ExtractionConfig) -> set[int]:
+    """The positions of teaser excerpts: blocks cut off with an ellipsis ("... may soon...", "[…]") where
+    at least `excerpt_run_min` blocks of one tag path are, and half its blocks or more: a list of other
+    pages' openings, which says where their content is, not this page's. An article's own "…" ends a
+    thought here and there, not every paragraph. Tags only: a card's classes name its post's category."""
+    cut: dict[str, list[int]] = {}
+    total: dict[str, int] = {}
+    tag_paths: dict[str, str] = {}
+    for block in blocks:
+        tag_path = tag_paths.get(block.path)
+        if tag_path is None:
+            tag_path = tag_paths[block.path] = _NAMES.sub("", block.path)
+        total[tag_path] = total.get(tag_path, 0) + 1
+        if block.text.rstrip().endswith(_EXCERPT_ENDS):
+            cut.setdefault(tag_path, []).append(block.position)
+    found: set[int] = set()
+    for tag_path, positions in cut.items():
+        if len(positions) >= config.excerpt_run_min and 2 * len(positions) >= total[tag_path]:
+            found.update(positions)
+    return found
+
+
 def locate_content(page: Page, config: ExtractionConfig, title: str = "") -> ContentArea | None:
     """Pick the optimal content node (seed 001, steps 3 and 4); None when no block qualifies.
 
@@ -191,7 +233,7 @@ def locate_content(page: Page, config: ExtractionConfig, title: str = "") -> Con
     The page's `title` finds its headline, near which the content starts.
     """
     hints = NodeHints(page, config)
-    good = _good_text(page, config, hints)
+    good = _good_text(page, config, hints.teasers, hints)
     hub = good[0] < config.hub_max_prose_chars
     scores = _node_scores(page, config, hints, hub)
     if not scores:
@@ -204,7 +246,7 @@ def locate_content(page: Page, config: ExtractionConfig, title: str = "") -> Con
         for node_id, score in scores.items()
     }
     headline = _headline(page, title, config)
-    best = max(final, key=final.__getitem__)
+    top = best = max(final, key=final.__getitem__)
     if headline >= 0:
         best = _near_headline(page, best, final, good, page.block_nodes[headline], config)
     units = _units(page.nodes, best) if hints.named_as_template(best) else ""
@@ -216,7 +258,8 @@ def locate_content(page: Page, config: ExtractionConfig, title: str = "") -> Con
         final.setdefault(records, final[best])
         best = root = records
         units = ""
-    return ContentArea(best, root, final, hints, good, hub, {root}, units)
+    passed_over = top if _teaser_box(page, top, root, hints.teasers) else -1
+    return ContentArea(best, root, final, hints, good, hub, {root}, units, passed_over)
 
 
 def label_blocks(page: Page, area: ContentArea | None, title: str, config: ExtractionConfig) -> None:
@@ -290,7 +333,7 @@ def _node_scores(page: Page, config: ExtractionConfig, hints: NodeHints, hub: bo
     nodes = page.nodes
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         vote = block_vote(block, config, hub)
-        if vote <= 0.0:
+        if vote <= 0.0 or block.position in hints.teasers:
             continue
         vote *= hints.context(node_id)
         current = node_id if nodes[node_id].tag in _CONTAINER_TAGS else nodes[node_id].parent
@@ -302,6 +345,12 @@ def _node_scores(page: Page, config: ExtractionConfig, hints: NodeHints, hub: bo
             weight *= config.ancestor_decay
             current = nodes[current].parent
     return scores
+
+
+def _teaser_box(page: Page, top: int, root: int, teasers: set[int]) -> bool:
+    """True when the top-scoring node lies outside the area's root and holds teaser excerpts."""
+    nodes = page.nodes
+    return not holds(nodes, root, top) and any(holds(nodes, top, page.block_nodes[p]) for p in teasers)
 
 
 def _record_list_instead(
@@ -322,8 +371,8 @@ def _record_list_instead(
     records = _largest_record_list(nodes, hints, config)
     if (
         records < 0
-        or _holds(nodes, root, records)
-        or _holds(nodes, records, root)
+        or holds(nodes, root, records)
+        or holds(nodes, records, root)
         or nodes[records].text_chars < config.record_list_factor * nodes[root].text_chars
         or hints.context(records) < 1.0
         or (not hub and link_density(nodes[records]) > config.max_link_density)
@@ -360,7 +409,7 @@ def _near_headline(
     an article whose headline sits in a page header above its body keeps its body.
     """
     nodes = page.nodes
-    if _holds(nodes, best, headline):
+    if holds(nodes, best, headline):
         return best
     ancestors = set()
     current = best
@@ -372,7 +421,7 @@ def _near_headline(
         part = nodes[part].parent
     if good[part] < config.headline_region_min_chars:
         return best
-    candidates = [node_id for node_id in final if _holds(nodes, part, node_id)]
+    candidates = [node_id for node_id in final if holds(nodes, part, node_id)]
     if not candidates:
         return best
     candidate = max(candidates, key=final.__getitem__)
@@ -411,7 +460,7 @@ def _in_article(nodes: list[Node], node_id: int) -> bool:
     return False
 
 
-def _holds(nodes: list[Node], ancestor: int, node_id: int) -> bool:
+def holds(nodes: list[Node], ancestor: int, node_id: int) -> bool:
     while node_id > ancestor:
         node_id = nodes[node_id].parent
     return node_id == ancestor
@@ -455,13 +504,19 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, t
     return root
 
 
-def _good_text(page: Page, config: ExtractionConfig, hints: NodeHints | None = None) -> list[float]:
-    """Each node's prose: the text outside links of its blocks that are neither short nor link blocks,
-    weighted by their template context when `hints` are given."""
+def _good_text(
+    page: Page, config: ExtractionConfig, teasers: set[int], hints: NodeHints | None = None
+) -> list[float]:
+    """Each node's prose: the text outside links of its blocks that are neither short nor link blocks nor
+    `teasers`, weighted by their template context when `hints` are given."""
     good = [0.0] * len(page.nodes)
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         features = block.features
-        if features.text_length >= config.short_block_chars and features.nltd <= config.max_link_density:
+        if (
+            features.text_length >= config.short_block_chars
+            and features.nltd <= config.max_link_density
+            and block.position not in teasers
+        ):
             weight = hints.context(node_id) if hints is not None else 1.0
             good[node_id] += features.text_length * (1.0 - features.nltd) * weight
     # Nodes are numbered in document order, so every child comes after its parent.

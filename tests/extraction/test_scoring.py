@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from extraction import ExtractionConfig, Label, Rule, extract, scoring
+from extraction import Block, ExtractionConfig, Label, Rule, extract, scoring
+from extraction.evaluate.datasets import find_html, read_html
 from extraction.features import compute_features
 from extraction.scoring import label_blocks, locate_content, node_hint
 from extraction.segment import Node
@@ -203,6 +204,9 @@ def test_content_area_is_the_article_body_not_the_sidebar() -> None:
         ("navx", False),
         ("canvas", False),
         ("shadow", False),
+        ("skip-link", True),
+        ("skip-nav", True),
+        ("skip-item", False),  # netgear.com's article sections (wcxb-dev 4233): the page kept nothing
     ],
 )
 def test_ad_and_nav_are_template_names_only_as_whole_words(names: str, template: bool) -> None:
@@ -377,3 +381,34 @@ def test_a_reference_page_keeps_its_prose_around_its_longest_list() -> None:
     # Each level judged alone, the climb stops below the section of the list: its lead is the most it takes.
     alone = extract(page, config=ExtractionConfig(widen_prose_ratio=2.0)).blocks
     assert find_block(alone, "Notes 5.").label is Label.NOISE
+
+
+def _aeb_page(aeb_dir: Path, page_id: str, config: ExtractionConfig | None = None) -> list[Block]:
+    return extract(read_html(find_html(aeb_dir, page_id)), config=config).blocks
+
+
+def test_a_list_of_teaser_excerpts_is_not_the_page_s_prose(aeb_dir: Path) -> None:
+    # aeb's indiapost.com article: a "Breaking News" list of ten other stories' openings, each cut off with
+    # "...", holds more prose than the article, which fell under `spread_share` of the page and lost its
+    # area to the whole body, sidebars and all (precision 0.29).
+    page = "5f9c5ed5d64dfe682d9bde13b9b4f032a3ebdbf165c06ec49c0705bcbe106e3b"
+    blocks = _aeb_page(aeb_dir, page)
+    assert find_block(blocks, "“This was the fourth time I have been deported").label is Label.CONTENT
+    assert find_block(blocks, "USCIRF expresses concern over NRC").label is Label.NOISE
+    assert find_block(blocks, "It’s a lovely book. It feels energetical").label is Label.NOISE
+    counted = _aeb_page(aeb_dir, page, ExtractionConfig(excerpt_run_min=10**6))
+    assert find_block(counted, "It’s a lovely book. It feels energetical").label is Label.CONTENT
+
+
+def test_a_related_posts_box_of_excerpts_does_not_join_the_article(aeb_dir: Path) -> None:
+    # aeb's mensagensreflexao.com.br post: the headline's `article` holds one paragraph; beside it, an
+    # `article` of the same classes holds "Você pode gostar..." and six cards of other posts, half cut
+    # off with "…". It scores higher, the headline turns the area away from it, and it used to join the
+    # area back as a sibling record (precision 0.20).
+    page = "b3c19dd5f0612d098788fa5173e491b3280da6226b492f8fe110f4ab1896cca8"
+    blocks = _aeb_page(aeb_dir, page)
+    assert find_block(blocks, "Viver uma verdadeira experiência amorosa").label is Label.CONTENT
+    for text in ("Você pode gostar", "A vida requer da gente otimismo", "O que une uma família"):
+        assert find_block(blocks, text).label is Label.NOISE, text
+    joined = _aeb_page(aeb_dir, page, ExtractionConfig(excerpt_run_min=10**6))
+    assert find_block(joined, "O que une uma família").label is Label.CONTENT
