@@ -2,7 +2,10 @@
 
 Two keys per block: its text hash (the very same text) and a near-duplicate shape, the block's path
 with per-page class modifiers dropped plus its text with digit runs and month names masked, so
-"Posted on 12 May 2014" and "Posted on 3 June 2019" in the same place are one block. Each key is
+"Posted on 12 May 2014" and "Posted on 3 June 2019" in the same place are one block. A dated line that is
+no heading has its names masked too (runs of capitalised words after the first word): a byline's
+"Submitted by Robert Wall on Mon, 03/06/2013 - 21:44" and "Submitted by PhilThy on Tue, ..." are one
+block, the template's phrase around a poster and a date (seed 000's key patterns). Each key is
 counted once per page, so the counters grow with the distinct blocks of the cluster, not its pages, and a
 key costs about 12 bytes (`extraction.compact`).
 
@@ -24,7 +27,7 @@ from typing import NamedTuple
 
 from extraction.compact import PageCounts
 from extraction.hashing import text_hash
-from extraction.result import Block
+from extraction.result import Block, BlockKind
 from extraction.site_models.signature import layout_path
 
 _MONTHS = (
@@ -34,11 +37,19 @@ _MONTHS = (
 _CHANGING = re.compile(rf"\d+|\b(?:{_MONTHS})\b", re.IGNORECASE)
 _LETTER = re.compile(r"[^\W\d_]")
 _DIGIT = re.compile(r"\d")
+# A date or a time: "3/6/2013", "2013-06-03", "3.6.2013", "21:44", or a month beside a number.
+_DATED = re.compile(
+    rf"\d[/.-]\d+[/.-]\d|\d:\d\d|\b(?:{_MONTHS})\b\.? \d|\d\.? (?:{_MONTHS})\b", re.IGNORECASE
+)
+# A run of capitalised words (a name, a weekday), after the text's first word.
+_NAMES = re.compile(r"(?<=\s)[^\W\d_a-z][\w'’.-]*(?:\s+[^\W\d_a-z][\w'’.-]*)*")
 
 
-def mask_text(text: str) -> str:
-    """The text with digit runs and month names replaced by 0 and whitespace folded."""
-    return " ".join(_CHANGING.sub("0", text).split())
+def mask_text(text: str, names: bool = False) -> str:
+    """The text with digit runs and month names replaced by 0 and whitespace folded; with `names`, a dated
+    text also has each run of capitalised words after its first word replaced by X."""
+    masked = " ".join(_CHANGING.sub("0", text).split())
+    return _NAMES.sub("X", masked) if names and _DATED.search(text) else masked
 
 
 class BlockKey(NamedTuple):
@@ -53,10 +64,11 @@ def block_key(block: Block, shape_max_chars: int) -> BlockKey:
     """The keys of one block (the layout path and the masked text are computed once here)."""
     slot = layout_path(block.path)
     text_key = block.hash
-    return BlockKey(text_key, slot, block_shape(slot, block.text, text_key, shape_max_chars))
+    heading = block.kind is BlockKind.HEADING
+    return BlockKey(text_key, slot, block_shape(slot, block.text, text_key, shape_max_chars, heading))
 
 
-def block_shape(slot: str, text: str, text_key: str, max_chars: int) -> str | None:
+def block_shape(slot: str, text: str, text_key: str, max_chars: int, heading: bool = False) -> str | None:
     """The near-duplicate key of a block in `slot`: its slot and its text up to digits and dates.
 
     Only a short block with a digit has a changing part (a date, a counter): its masked text makes its
@@ -66,13 +78,14 @@ def block_shape(slot: str, text: str, text_key: str, max_chars: int) -> str | No
     would match every other such block at its path, and its shape says nothing about it being template.
     """
     if len(text) <= max_chars and _DIGIT.search(text):
-        return masked_shape(slot, text)
+        return masked_shape(slot, text, heading)
     return derived_shape(slot, text_key) if _LETTER.search(text) else None
 
 
-def masked_shape(slot: str, text: str) -> str | None:
-    """The shape of a block with a changing part: its slot and its masked text (None without a letter)."""
-    masked = mask_text(text)
+def masked_shape(slot: str, text: str, heading: bool = False) -> str | None:
+    """The shape of a block with a changing part: its slot and its masked text (None without a letter).
+    A heading keeps its names: "Chapter 5. Server Setup" and "Chapter 7. Client Setup" are no template."""
+    masked = mask_text(text, names=not heading)
     return text_hash(slot + "\x1f" + masked) if _LETTER.search(masked) else None
 
 

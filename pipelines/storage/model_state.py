@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
-from extraction import Block
+from extraction import Block, BlockKind
 from extraction.site_models import BlockKey, stored_block
 from extraction.site_models.frequency import derived_shape, masked_shape
 from pipelines.storage.codec import (
@@ -47,6 +47,8 @@ _PLACES_PER_ROW = 1 << 16
 _PAGES_PER_MOVE = 500
 # The separator of a place's fields: a layout path, a tag and a kind never hold it.
 _FIELD = "\x1f"
+# A heading's shape keeps its names (`extraction.site_models.frequency.masked_shape`).
+HEADING = BlockKind.HEADING.value
 
 
 def place_ids(session: Session, cluster_id: int, places: set[Place], known: KnownIds) -> dict[Place, int]:
@@ -196,7 +198,7 @@ def _state(blocks: Sequence[BlockRecord], ids: Mapping[Place, int]) -> ModelStat
             modes.append(NO_SHAPE)
         elif block.shape == derived_shape(block.slot, block.hash):
             modes.append(DERIVED_SHAPE)
-        elif block.label == CONTENT and block.shape == masked_shape(block.slot, block.text):
+        elif block.label == CONTENT and block.shape == _masked(block):
             modes.append(MASKED_SHAPE)
         else:
             modes.append(STORED_SHAPE)
@@ -235,14 +237,18 @@ class StatePlaces:
             slot, tag, kind = self.places[key_id]
             label, rule = code_label(page_code), code_rule(page_code)
             blocks.append(stored_block(position, slot, tag, kind, text, label, rule))
-            keys.append(BlockKey(digest, slot, _shape(mode, shape, slot, digest, text)))
+            keys.append(BlockKey(digest, slot, _shape(mode, shape, slot, digest, text, kind == HEADING)))
         return blocks, keys
 
 
-def _shape(mode: int, shape: int | None, slot: str, digest: str, text: str) -> str | None:
+def _masked(block: BlockRecord) -> str | None:
+    return masked_shape(block.slot, block.text, block.kind == HEADING)
+
+
+def _shape(mode: int, shape: int | None, slot: str, digest: str, text: str, heading: bool) -> str | None:
     if mode == DERIVED_SHAPE:
         return derived_shape(slot, digest)
     if mode == MASKED_SHAPE:
         # A content block's text is kept while it is content; one that turned noise since lost it.
-        return masked_shape(slot, text) if text else None
+        return masked_shape(slot, text, heading) if text else None
     return None if shape is None else int_to_hash(shape)

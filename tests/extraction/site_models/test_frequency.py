@@ -42,6 +42,21 @@ def test_a_block_repeated_on_a_page_counts_once() -> None:
     assert frequency.pages_of([_key(block)])[0][0] == 1
 
 
+def test_a_dated_line_s_names_are_masked_but_a_heading_s_are_not() -> None:
+    first = "Submitted by Robert Wall on Mon, 03/06/2013 - 21:44."
+    second = "Submitted by PhilThy on Tue, 04/06/2013 - 10:12."
+    masked = "Submitted by X on X, 0/0/0 - 0:0."
+    assert mask_text(first, names=True) == mask_text(second, names=True) == masked
+    assert mask_text(first) != mask_text(second)
+    # Without a date, the names are the text: "Chapter 5. Server Setup" is no byline.
+    assert mask_text("Chapter 5. Server Setup", names=True) == "Chapter 0. Server Setup"
+    slot = "body/div.node/span.submitted"
+    headings = [Block(0, slot, "h2", BlockKind.HEADING, f"{name} on 3 May 2014") for name in ("Jazz", "Poem")]
+    assert _key(headings[0]).shape != _key(headings[1]).shape
+    lines = [Block(0, slot, "span", BlockKind.TEXT, f"By {name} on 3 May 2014") for name in ("Ann Lee", "Bo")]
+    assert _key(lines[0]).shape == _key(lines[1]).shape
+
+
 def test_changing_dates_share_a_shape() -> None:
     assert mask_text("Posted on 12 May 2014") == mask_text("Posted on  3 June 2019") == "Posted on 0 0 0"
     rows = [Block(0, "body/table/tr", "tr", BlockKind.TABLE_ROW, text) for text in ("1 | 3 | 4", "2 | 7")]
