@@ -39,6 +39,9 @@ _CONTAINER_TAGS = frozenset(
 )
 _WORD = re.compile(r"\w+")
 # How a teaser's excerpt of another page ends: cut off mid-thought ("... may soon...", "[…]").
+# The arrows a pager's links open or close with.
+_PAGER_OPENINGS = ("\u2039", "\u00ab", "\u2190")
+_PAGER_CLOSINGS = ("\u203a", "\u00bb", "\u2192")
 # The ids and classes of a block path's steps ("div#main.wide/p" -> "div/p").
 _NAMES = re.compile(r"[#.][^/]*")
 _EXCERPT_ENDS = ("...", "\u2026", "...]", "\u2026]", "...)", "\u2026)")
@@ -294,6 +297,8 @@ def _label_inside(
         return Label.NOISE, Rule.NOISE_SCORE, reason
     if not area.hub and _link_dominated(block, config):
         return Label.NOISE, Rule.LINK_DENSE, f"link-text density {features.nltd:.2f}"
+    if features.nltd > config.max_link_density and is_pager(block.text):
+        return Label.NOISE, Rule.LINK_DENSE, "a pager: links to the previous and next pages"
     template = _template_ancestor(page.nodes, node_id, area, config)
     if template is not None:
         node = page.nodes[template]
@@ -445,6 +450,13 @@ def _headline(page: Page, title: str, config: ExtractionConfig) -> int:
             if words and shared >= config.headline_word_share * len(words):
                 return position
     return -1
+
+
+def is_pager(text: str) -> bool:
+    """True for a text framed by an arrow ("‹ Older post  Newer post ›", "« Previous"): read as links, the
+    way to the neighbouring pages, whatever titles they carry. Even a hub page's links are no content then."""
+    text = text.strip()
+    return text.startswith(_PAGER_OPENINGS) or text.endswith(_PAGER_CLOSINGS)
 
 
 def is_headline(block: Block, title: str) -> bool:

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from extraction.result import RULE_TEXT, Block, BlockFeatures, BlockKind, Label, Rule
-from extraction.scoring import is_headline, same_text
+from extraction.scoring import is_headline, is_pager, same_text
 from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
@@ -255,8 +255,8 @@ class SiteModel:
     def _new_on_page(self, block: Block, key: BlockKey, pages: int, context: _Context) -> Verdict:
         """Content when a block set aside by the page is new on it and sits where content lives."""
         # Stored before, its noise text since purged: nothing to restore. A restatement of the headline says
-        # nothing new, however new its text is on the page.
-        if not block.text or context.echoes_headline(block):
+        # nothing new, however new its text is on the page; nor does a pager, however new its titles.
+        if not block.text or context.echoes_headline(block) or _pager(block):
             return block.label, block.rule, block.reason
         importance = self.slots.importance(key.slot)
         config = self.config
@@ -393,6 +393,11 @@ def _named_aside_in_own_content(block: Block, key: BlockKey, context: _Context) 
     side note in the chapter) inside the container of the page's own content: where the cluster's region
     is narrower than the page's content (a book's sub-sections), the name is the only evidence against it."""
     return block.rule is Rule.TEMPLATE_CONTAINER and context.in_own_content(key.slot)
+
+
+def _pager(block: Block) -> bool:
+    """True for link text framed by an arrow: the way to the previous and next pages (`is_pager`)."""
+    return block.rule is Rule.LINK_DENSE and is_pager(block.text)
 
 
 def _teaser(block: Block) -> bool:

@@ -412,3 +412,14 @@ def test_a_related_posts_box_of_excerpts_does_not_join_the_article(aeb_dir: Path
         assert find_block(blocks, text).label is Label.NOISE, text
     joined = _aeb_page(aeb_dir, page, ExtractionConfig(excerpt_run_min=10**6))
     assert find_block(joined, "O que une uma família").label is Label.CONTENT
+
+
+def test_a_pager_between_threads_is_noise_whatever_titles_it_carries(shared_dir: Path) -> None:
+    # oemforum's threads end with "‹ <previous topic> <next topic> ›": two titles of other pages. A thread
+    # of short replies has too little prose not to be a hub, where links vote and are content, and so was
+    # the pager, on 515 of the crawl's 1,419 pages.
+    result = extract((shared_dir / "sites" / "oemforum" / "node" / "10016.html").read_bytes())
+    pager = find_block(result.blocks, "‹ How to send data from NanodeRF")
+    assert pager.label is Label.NOISE and "pager" in pager.reason
+    assert scoring.is_pager("« Previous post") and scoring.is_pager("Next post →")
+    assert not scoring.is_pager("A quote « in French » inside a sentence.")

@@ -412,3 +412,14 @@ def test_each_posts_byline_goes_though_its_poster_and_date_are_new(
     model.apply(blocks, thread.title)
     assert find_block(blocks, "The latest version of rfm12piphp").label is Label.CONTENT
     assert [block.text for block in named if block.label is Label.CONTENT] == []
+
+
+def test_the_pager_between_threads_is_not_restored(forum_threads: list[ExtractionResult]) -> None:
+    # Its link text is new on every thread (the neighbouring topics' titles) and it sits in the thread's
+    # own content, where a block of new link text is restored; framed by arrows, it is a pager.
+    model, thread = _learned_but_last(forum_threads)
+    blocks = fresh(thread)
+    pagers = [block for block in blocks if block.text.startswith("‹ ")]
+    assert len(pagers) == 1 and pagers[0].rule is Rule.LINK_DENSE
+    model.apply(blocks, thread.title)
+    assert pagers[0].label is Label.NOISE
