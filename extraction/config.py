@@ -100,8 +100,9 @@ class ExtractionConfig:
     """A content node holding under this share of the page's good text is not where the content lives: the
     page's `<main>` (or body) is taken instead."""
     excerpt_run_min: int = 3
-    """Blocks cut off with an ellipsis, this many or more at one path (and most of its blocks), are teaser
-    excerpts of other pages: they are not counted as the page's prose when its content is located."""
+    """Blocks cut off with an ellipsis, this many or more at one tag path (and half its blocks or more), are
+    teaser excerpts of other pages: they neither vote nor count as the page's prose when its content is
+    located."""
     hub_max_prose_chars: int = 600
     """A page with less good text than this is a hub (a listing): its links vote too."""
     record_list_max_area_chars: int = 1500

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from extraction.config import ExtractionConfig
@@ -39,12 +40,12 @@ _CONTAINER_TAGS = frozenset(
 )
 _WORD = re.compile(r"\w+")
 # How a teaser's excerpt of another page ends: cut off mid-thought ("... may soon...", "[…]").
+_EXCERPT_ENDS = ("...", "\u2026", "...]", "\u2026]", "...)", "\u2026)")
+# The ids and classes of a block path's steps ("div#main.wide/p" -> "div/p").
+_PATH_NAMES = re.compile(r"[#.][^/]*")
 # The arrows a pager's links open or close with.
 _PAGER_OPENINGS = ("\u2039", "\u00ab", "\u2190")
 _PAGER_CLOSINGS = ("\u203a", "\u00bb", "\u2192")
-# The ids and classes of a block path's steps ("div#main.wide/p" -> "div/p").
-_NAMES = re.compile(r"[#.][^/]*")
-_EXCERPT_ENDS = ("...", "\u2026", "...]", "\u2026]", "...)", "\u2026)")
 _LISTISH = frozenset({BlockKind.LIST_ITEM, BlockKind.TABLE_ROW})
 
 
@@ -211,21 +212,26 @@ def excerpts(blocks: list[Block], config: ExtractionConfig) -> set[int]:
     at least `excerpt_run_min` blocks of one tag path are, and half its blocks or more: a list of other
     pages' openings, which says where their content is, not this page's. An article's own "…" ends a
     thought here and there, not every paragraph. Tags only: a card's classes name its post's category."""
-    cut: dict[str, list[int]] = {}
-    total: dict[str, int] = {}
+    cut = [block for block in blocks if block.text.rstrip().endswith(_EXCERPT_ENDS)]
+    # Most pages have no run at all: their paths are never folded.
+    if len(cut) < config.excerpt_run_min:
+        return set()
     tag_paths: dict[str, str] = {}
+    total: Counter[str] = Counter()
     for block in blocks:
         tag_path = tag_paths.get(block.path)
         if tag_path is None:
-            tag_path = tag_paths[block.path] = _NAMES.sub("", block.path)
-        total[tag_path] = total.get(tag_path, 0) + 1
-        if block.text.rstrip().endswith(_EXCERPT_ENDS):
-            cut.setdefault(tag_path, []).append(block.position)
-    found: set[int] = set()
-    for tag_path, positions in cut.items():
-        if len(positions) >= config.excerpt_run_min and 2 * len(positions) >= total[tag_path]:
-            found.update(positions)
-    return found
+            tag_path = tag_paths[block.path] = _PATH_NAMES.sub("", block.path)
+        total[tag_path] += 1
+    runs: dict[str, list[int]] = {}
+    for block in cut:
+        runs.setdefault(tag_paths[block.path], []).append(block.position)
+    return {
+        position
+        for tag_path, positions in runs.items()
+        if len(positions) >= config.excerpt_run_min and 2 * len(positions) >= total[tag_path]
+        for position in positions
+    }
 
 
 def locate_content(page: Page, config: ExtractionConfig, title: str = "") -> ContentArea | None:

@@ -48,7 +48,7 @@ _PAGES_PER_MOVE = 500
 # The separator of a place's fields: a layout path, a tag and a kind never hold it.
 _FIELD = "\x1f"
 # A heading's shape keeps its names (`extraction.site_models.frequency.masked_shape`).
-HEADING = BlockKind.HEADING.value
+_HEADING = BlockKind.HEADING.value
 
 
 def place_ids(session: Session, cluster_id: int, places: set[Place], known: KnownIds) -> dict[Place, int]:
@@ -237,12 +237,12 @@ class StatePlaces:
             slot, tag, kind = self.places[key_id]
             label, rule = code_label(page_code), code_rule(page_code)
             blocks.append(stored_block(position, slot, tag, kind, text, label, rule))
-            keys.append(BlockKey(digest, slot, _shape(mode, shape, slot, digest, text, kind == HEADING)))
+            keys.append(BlockKey(digest, slot, _shape(mode, shape, slot, digest, text, kind == _HEADING)))
         return blocks, keys
 
 
 def _masked(block: BlockRecord) -> str | None:
-    return masked_shape(block.slot, block.text, block.kind == HEADING)
+    return masked_shape(block.slot, block.text, block.kind == _HEADING)
 
 
 def _shape(mode: int, shape: int | None, slot: str, digest: str, text: str, heading: bool) -> str | None:
