@@ -9,6 +9,7 @@ from lxml import etree
 
 from extraction.config import ExtractionConfig
 from extraction.errors import TooManyAttributesError
+from extraction.segment import BLOCK_TAGS
 
 # Elements whose content is never text a reader sees (seeds 001 and 002, preprocessing step).
 _REMOVED_TAGS = (
@@ -278,7 +279,10 @@ def _hides(attribute: str, value: str, element: etree._Element) -> bool:
     if attribute == "hidden":
         return not _STREAMED_SEGMENT.fullmatch(element.get("id", ""))
     if attribute == "aria-hidden":
-        return value == "true"
+        # A rendering hint to screen readers, not to the eye: a closed accordion's answers, a carousel's
+        # other slides and a tab's other panels are on the page, and stay (`segment` marks them veiled).
+        # An inline one is a glyph: an icon font's ligature ("expand_more"), a close button's "×".
+        return value == "true" and element.tag not in BLOCK_TAGS
     style = value.replace(" ", "").lower()
     return "display:none" in style or "visibility:hidden" in style
 

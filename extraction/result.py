@@ -36,6 +36,7 @@ class Rule(IntEnum):
     TEMPLATE_CONTAINER = 7
     RESPONSIVE_COPY = 8
     STRANDED = 9
+    VEILED = 10
     # A cluster's site model (`site_models.model`): 16 to 30.
     REPEATED_TEXT = 16
     REPEATED_SHAPE = 17
@@ -60,6 +61,7 @@ RULE_LABELS: dict[Rule, Label | None] = {
     Rule.TEMPLATE_CONTAINER: Label.NOISE,
     Rule.RESPONSIVE_COPY: Label.NOISE,
     Rule.STRANDED: Label.NOISE,
+    Rule.VEILED: Label.NOISE,
     Rule.REPEATED_TEXT: Label.NOISE,
     Rule.REPEATED_SHAPE: Label.NOISE,
     Rule.TEMPLATE_SLOT: Label.NOISE,
@@ -81,6 +83,7 @@ RULE_TEXT: dict[Rule, str] = {
     Rule.TEMPLATE_CONTAINER: "inside a container named as template (sidebar, footer, comments, ...)",
     Rule.RESPONSIVE_COPY: "repeats a block of another container (a responsive copy)",
     Rule.STRANDED: "short text between noise blocks",
+    Rule.VEILED: "outside the content area, hidden from screen readers",
     Rule.REPEATED_TEXT: "the same text is on most pages of its cluster",
     Rule.REPEATED_SHAPE: "the same block, digits and dates aside, is on most pages of its cluster",
     Rule.TEMPLATE_SLOT: "outside the content region, in a place of the template whose texts recur",

@@ -126,6 +126,7 @@ class NodeHints:
         "_page",
         "_prose",
         "_weight",
+        "silent",
         "teasers",
     )
 
@@ -141,8 +142,10 @@ class NodeHints:
         self._prose: list[float] = []
         self._hints = [-1.0] * len(nodes)
         self._contexts = [-1.0] * len(nodes)
-        # Teaser excerpts neither vote nor count as prose anywhere (`excerpts`).
+        # Teaser excerpts neither vote nor count as prose anywhere (`excerpts`), nor do veiled blocks
+        # (`Page.veiled`): inside the content area they are content, but they do not choose it.
         self.teasers = excerpts(page.blocks, config)
+        self.silent = self.teasers | page.veiled if page.veiled else self.teasers
 
     def hint(self, node_id: int) -> float:
         """The node's own hint (see `node_hint`); neutral on a node that holds most of the page's prose, which
@@ -165,7 +168,7 @@ class NodeHints:
         if self._nodes[node_id].text_chars < self._layout_chars:
             return False
         if not self._prose:
-            self._prose = _good_text(self._page, self._config, self.teasers)
+            self._prose = _good_text(self._page, self._config, self.silent)
         prose = self._prose
         return prose[node_id] >= max(self._config.layout_text_share * prose[0], 1.0)
 
@@ -242,7 +245,7 @@ def locate_content(page: Page, config: ExtractionConfig, title: str = "") -> Con
     The page's `title` finds its headline, near which the content starts.
     """
     hints = NodeHints(page, config)
-    good = _good_text(page, config, hints.teasers, hints)
+    good = _good_text(page, config, hints.silent, hints)
     hub = good[0] < config.hub_max_prose_chars
     scores = _node_scores(page, config, hints, hub)
     if not scores:
@@ -278,7 +281,9 @@ def label_blocks(page: Page, area: ContentArea | None, title: str, config: Extra
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         block.score = block.features.content_weight
         if area is None or not inside[node_id]:
-            block.label, block.rule, block.reason = _outside(block, config)
+            block.label, block.rule, block.reason = (
+                _VEILED if block.position in page.veiled else _outside(block, config)
+            )
             continue
         block.label, block.rule, block.reason = _label_inside(block, node_id, page, area, title, config)
         if block.label is Label.CONTENT and len(block.text) >= config.duplicate_min_chars:
@@ -314,6 +319,7 @@ def _label_inside(
 
 _OUTSIDE = (Label.NOISE, Rule.OUTSIDE_AREA, "outside the content area")
 _OUTSIDE_LINKS = (Label.NOISE, Rule.LINK_DENSE, "outside the content area, mostly link text")
+_VEILED = (Label.NOISE, Rule.VEILED, "outside the content area, hidden from screen readers")
 
 
 def _outside(block: Block, config: ExtractionConfig) -> tuple[Label, Rule, str]:
@@ -344,7 +350,7 @@ def _node_scores(page: Page, config: ExtractionConfig, hints: NodeHints, hub: bo
     nodes = page.nodes
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         vote = block_vote(block, config, hub)
-        if vote <= 0.0 or block.position in hints.teasers:
+        if vote <= 0.0 or block.position in hints.silent:
             continue
         vote *= hints.context(node_id)
         current = node_id if nodes[node_id].tag in _CONTAINER_TAGS else nodes[node_id].parent
@@ -523,17 +529,17 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, t
 
 
 def _good_text(
-    page: Page, config: ExtractionConfig, teasers: set[int], hints: NodeHints | None = None
+    page: Page, config: ExtractionConfig, silent: set[int], hints: NodeHints | None = None
 ) -> list[float]:
     """Each node's prose: the text outside links of its blocks that are neither short nor link blocks nor
-    `teasers`, weighted by their template context when `hints` are given."""
+    `silent` (teasers, veiled blocks), weighted by their template context when `hints` are given."""
     good = [0.0] * len(page.nodes)
     for block, node_id in zip(page.blocks, page.block_nodes, strict=True):
         features = block.features
         if (
             features.text_length >= config.short_block_chars
             and features.nltd <= config.max_link_density
-            and block.position not in teasers
+            and block.position not in silent
         ):
             weight = hints.context(node_id) if hints is not None else 1.0
             good[node_id] += features.text_length * (1.0 - features.nltd) * weight

@@ -172,6 +172,8 @@ class Node:
     record: str
     text_chars: int
     link_chars: int
+    veiled: bool
+    """Hidden from screen readers (`aria-hidden`), itself or an ancestor: see `Page.veiled`."""
 
     def __init__(
         self,
@@ -183,6 +185,7 @@ class Node:
         record: str = "",
     ) -> None:
         self.text_chars = self.link_chars = 0
+        self.veiled = False
         self.tag = tag
         self.parent = parent
         self.depth = depth
@@ -205,6 +208,9 @@ class Page:
     href_texts: list[str] = field(default_factory=list)
     truncated: bool = False
     max_path_chars: int = _DEFAULT_CONFIG.max_path_chars
+    # The positions of the blocks of veiled nodes: a closed accordion panel, a carousel's other slides, a
+    # collapsed menu. On the page, but what a reader is shown first says where its content is.
+    veiled: set[int] = field(default_factory=set)
 
     def path(self, node_id: int) -> str:
         """The node's root-to-node path of tags with their id and classes (digits folded to 0), cut to
@@ -388,7 +394,9 @@ class _Walker:
         parent = stack[-1] if stack else -1
         self.paths.append(self._path(step))
         stack.append(len(nodes))
-        nodes.append(Node(tag, parent, len(stack), step, names, record))
+        node = Node(tag, parent, len(stack), step, names, record)
+        node.veiled = element.get("aria-hidden") == "true" or (parent >= 0 and nodes[parent].veiled)
+        nodes.append(node)
 
     def _description(self, tag: str, ident: str | None, classes: str | None) -> tuple[str, str, str]:
         # Names past the limit are cut: a megabyte class attribute would be copied into every node
@@ -513,6 +521,8 @@ class _Walker:
         )
         kind = BlockKind.CAPTION if self.caption_depth else _KINDS.get(node.tag, BlockKind.TEXT)
         path = self._block_path(node)
+        if node.veiled:
+            page.veiled.add(len(page.blocks))
         page.blocks.append(Block(len(page.blocks), path, node.tag, kind, text, features))
         page.block_nodes.append(node_id)
 

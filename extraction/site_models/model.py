@@ -255,8 +255,10 @@ class SiteModel:
     def _new_on_page(self, block: Block, key: BlockKey, pages: int, context: _Context) -> Verdict:
         """Content when a block set aside by the page is new on it and sits where content lives."""
         # Stored before, its noise text since purged: nothing to restore. A restatement of the headline says
-        # nothing new, however new its text is on the page; nor does a pager, however new its titles.
-        if not block.text or context.echoes_headline(block) or _pager(block):
+        # nothing new, however new its text is on the page; nor does a pager, however new its titles. A
+        # panel the page left closed outside its area (a FAQ module after the article) is not what the
+        # region, drawn by what the cluster's pages show, speaks for.
+        if not block.text or context.echoes_headline(block) or _pager(block) or block.rule is Rule.VEILED:
             return block.label, block.rule, block.reason
         importance = self.slots.importance(key.slot)
         config = self.config

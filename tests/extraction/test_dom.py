@@ -59,11 +59,21 @@ def test_hidden_elements_are_removed_from_real_pages() -> None:
 
 def test_every_kind_of_hidden_element_goes() -> None:
     html = (
-        "<body><p>kept</p><p hidden>attr</p><p aria-hidden='true'>aria</p>"
+        "<body><p>kept</p><p hidden>attr</p><p>icon <span aria-hidden='true'>expand_more</span></p>"
         "<p style='DISPLAY : none'>display</p><p style='color:red; visibility:hidden'>visibility</p>"
         "<p aria-hidden='false'>not hidden</p><p style='display:block'>block</p></body>"
     )
-    assert visible(html) == "kept not hidden block"
+    assert visible(html) == "kept icon not hidden block"
+
+
+def test_aria_hidden_hides_a_glyph_but_not_a_block() -> None:
+    # Screen readers skip `aria-hidden`, eyes do not: a closed accordion panel, a carousel's other slides
+    # and a tab's other panels are on the page (segment marks them veiled); an inline one is an icon.
+    html = (
+        "<body><button>Fees <i aria-hidden='true'>expand_more</i></button>"
+        "<div aria-hidden='true'><p>The fee depends on the family's income.</p></div></body>"
+    )
+    assert visible(html) == "Fees The fee depends on the family's income."
 
 
 def test_tail_of_a_removed_hidden_element_is_kept() -> None:

@@ -414,6 +414,35 @@ def test_a_related_posts_box_of_excerpts_does_not_join_the_article(aeb_dir: Path
     assert find_block(joined, "O que une uma família").label is Label.CONTENT
 
 
+def _wcxb_page(wcxb_dir: Path, page_id: str) -> list[Block]:
+    return extract(read_html(find_html(wcxb_dir, page_id))).blocks
+
+
+def test_the_other_slides_of_a_carousel_are_content_where_the_page_s_content_is(wcxb_dir: Path) -> None:
+    # wcxb-dev 1572, redfin.com's homes for sale: each home's description is the second slide of its
+    # card's carousel, `aria-hidden` until shown. Dropped, the cards held no prose and the footer's legal
+    # text became the page's content (F1 0).
+    blocks = _wcxb_page(wcxb_dir, "1572")
+    assert find_block(blocks, "Prepare to be impressed by this meticulously").label is Label.CONTENT
+    assert find_block(blocks, "REDFIN IS COMMITTED TO AND ABIDES BY THE FAIR HOUSING").label is Label.NOISE
+
+
+def test_veiled_blocks_do_not_choose_the_content_area(wcxb_dir: Path) -> None:
+    # wcxb-dev 0708, twilio.com's messaging page: seven closed tabs of code samples, `aria-hidden`, hold
+    # more text than the page's own sections; voting, they took the area to the code alone. They do not
+    # vote: the area is the page's main, sections and samples both.
+    blocks = _wcxb_page(wcxb_dir, "0708")
+    for text in ("Engage customers on their preferred channels", "Build alerts, notifications"):
+        assert find_block(blocks, text).label is Label.CONTENT, text
+    assert find_block(blocks, "Install the Java helper library").label is Label.CONTENT
+
+
+def test_a_veiled_block_outside_the_content_area_says_so(wcxb_dir: Path) -> None:
+    # wcxb-dev 4654, merrilledge.com's retirement calculator: its menus' closed panels are `aria-hidden`.
+    block = find_block(_wcxb_page(wcxb_dir, "4654"), "Retirement Account Selector")
+    assert (block.label, block.rule) == (Label.NOISE, Rule.VEILED)
+
+
 def test_a_pager_between_threads_is_noise_whatever_titles_it_carries(shared_dir: Path) -> None:
     # oemforum's threads end with "‹ <previous topic> <next topic> ›": two titles of other pages. A thread
     # of short replies has too little prose not to be a hub, where links vote and are content, and so was

@@ -240,3 +240,13 @@ def test_a_huge_class_attribute_is_read_up_to_max_name_chars() -> None:
     assert {block.path for block in page.blocks} == {"body/div" + ".c" * 50 + "/p"}
     default = segment_html(f'<div class="{classes}"><p>text</p></div>')
     assert len(default.blocks[0].path) == ExtractionConfig().max_path_chars
+
+
+def test_blocks_under_an_aria_hidden_element_are_veiled() -> None:
+    page = segment_html(
+        "<body><h2>Questions</h2><div class='panel' aria-hidden='true'><p>Closed answer.</p>"
+        "<ul><li>Nested item</li></ul></div><p aria-hidden='false'>Open text.</p></body>"
+    )
+    veiled = {page.blocks[position].text for position in page.veiled}
+    assert veiled == {"Closed answer.", "Nested item"}
+    assert find_block(page.blocks, "Open text.").position not in page.veiled

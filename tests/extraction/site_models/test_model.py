@@ -121,6 +121,22 @@ def test_a_short_post_set_aside_by_the_page_is_restored(
     assert find_block(result.blocks, "Shit.", exact=True).reason.startswith("in the content region")
 
 
+def test_a_veiled_block_set_aside_by_the_page_is_not_restored(
+    whizzy_dir: Path, whizzy_posts: dict[str, ExtractionResult]
+) -> None:
+    # A closed panel (`aria-hidden`) outside the page's own content area, in the cluster's region: a FAQ
+    # module after the article. The page drew its area from what a reader is shown; the cluster's region,
+    # drawn by what its pages show, says nothing of a panel the page left closed.
+    model = _model(whizzy_posts)
+    single = extract((whizzy_dir / SHORT_POST).read_bytes())
+    blocks = fresh(single)
+    veiled = find_block(blocks, "Apart from Matt Lucas.", exact=True)
+    veiled.rule, veiled.reason = Rule.VEILED, "outside the content area, hidden from screen readers"
+    model.apply(blocks, single.title)
+    assert find_block(blocks, "Shit.", exact=True).label is Label.CONTENT
+    assert (veiled.label, veiled.rule) == (Label.NOISE, Rule.VEILED)
+
+
 def test_a_page_of_another_kind_keeps_its_own_content_region() -> None:
     # A cluster of the manual's page, and a page of another kind in it (its article under another
     # container, with new text): its side note, set aside by its class name, is unique to the page and

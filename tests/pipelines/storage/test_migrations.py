@@ -58,7 +58,7 @@ def test_migrating_twice_is_a_noop(database_url: str, engine: Engine) -> None:
     migrate(engine)
     with engine.connect() as connection:
         version = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
-    assert version == ["0009"]  # the latest migration: 0009_model_signatures
+    assert version == ["0010"]  # the latest migration: 0010_veiled_rule
     changes = [sql for sql in statements if sql.lstrip().split()[0].upper() in {"CREATE", "ALTER", "DROP"}]
     assert changes == []
 

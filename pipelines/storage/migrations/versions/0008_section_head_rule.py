@@ -14,36 +14,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import sqlalchemy as sa
-from alembic import op
+from pipelines.storage.rule_rows import add_rule, delete_rule
 
 revision: str = "0008"
 down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-_RULES = sa.table(
-    "rules",
-    sa.column("code", sa.Integer()),
-    sa.column("name", sa.String()),
-    sa.column("label", sa.String()),
-    sa.column("description", sa.Text()),
-)
 # As `extraction.Rule.SECTION_HEAD` and its `RULE_TEXT` (a migration keeps the text it wrote).
 _CODE = 23
-_ROW = {
-    "code": _CODE,
-    "name": "SECTION_HEAD",
-    "label": "content",
-    "description": "heads a section of the page's content (a heading, a definition's term)",
-}
 
 
 def upgrade() -> None:
     """Add the rule's row."""
-    op.bulk_insert(_RULES, [_ROW])
+    add_rule(
+        _CODE,
+        "SECTION_HEAD",
+        "content",
+        "heads a section of the page's content (a heading, a definition's term)",
+    )
 
 
 def downgrade() -> None:
     """Delete the rule's row."""
-    op.execute(_RULES.delete().where(_RULES.c.code == _CODE))
+    delete_rule(_CODE)
