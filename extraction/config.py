@@ -35,8 +35,9 @@ class ExtractionConfig:
     characters of body classes, paths of 8,200)."""
     max_path_chars: int = 16_384
     keep_hidden_share: float = 0.5
-    """A hidden element holding this share of the text a reader sees (scripts and styles left out) is revealed
-    by a script (a paywall, an anti-flicker snippet), so it is kept: half, the article itself."""
+    """The page's largest hidden element, when it would hold this share of the text a reader sees once shown
+    (scripts, styles and the other hidden elements left out), is revealed by a script (a paywall, an
+    anti-flicker snippet, a product loaded late), so it is kept: half, the article itself."""
     keep_hidden_min_chars: int = 500
 
     # Seed 002: the noise score of a raw chunk, F = sum of alpha_i f_i, is noise over the threshold.

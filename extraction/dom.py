@@ -249,30 +249,45 @@ def _unwrap_swallowing_buttons(root: etree._Element) -> None:
 
 
 def _mark_hidden(root: etree._Element, config: ExtractionConfig) -> bool:
-    """Rename the hidden elements to the hidden mark; True when there was one."""
-    # Paywall and anti-flicker scripts hide the whole article until they run; a hidden element that holds
-    # a large share of the page's text is content a reader will see, not a closed menu or dialog.
-    page_text = -1.0
-    marked = False
+    """Rename the hidden elements to the hidden mark, but the one a script reveals (`_revealed`); True when
+    one was renamed."""
+    hidden = []
     attributes = _HIDING_ATTRIBUTES(root)
     for value in attributes if isinstance(attributes, list) else ():
         if not isinstance(value, etree._ElementUnicodeResult):
             continue
         element = value.getparent()
         if (
-            element is None
-            or element.getparent() is None
-            or not _hides(str(value.attrname), str(value), element)
+            element is not None
+            and element.getparent() is not None
+            and _hides(str(value.attrname), str(value), element)
         ):
-            continue
-        text = float(_TEXT_LENGTH(element))  # type: ignore[arg-type]
-        if text >= config.keep_hidden_min_chars:
-            page_text = float(_TEXT_LENGTH(root)) if page_text < 0 else page_text  # type: ignore[arg-type]
-            if text >= config.keep_hidden_share * page_text:
-                continue
-        element.tag = _HIDDEN_MARK
-        marked = True
-    return marked
+            hidden.append(element)
+    revealed = _revealed(root, hidden, config)
+    for element in hidden:
+        if element is not revealed:
+            element.tag = _HIDDEN_MARK
+    return any(element is not revealed for element in hidden)
+
+
+def _revealed(
+    root: etree._Element, hidden: list[etree._Element], config: ExtractionConfig
+) -> etree._Element | None:
+    """The hidden element a script will show, or None: paywall and anti-flicker scripts hide the whole
+    article until they run. It is the largest hidden part of the page, and once shown it holds the share
+    `keep_hidden_share` of what a reader sees; a closed menu is neither, however thin the page around it."""
+    lengths = [float(_TEXT_LENGTH(element)) for element in hidden]  # type: ignore[arg-type]
+    if not lengths or max(lengths) < config.keep_hidden_min_chars:
+        return None
+    members = set(hidden)
+    outermost = [
+        length
+        for element, length in zip(hidden, lengths, strict=True)
+        if not any(ancestor in members for ancestor in element.iterancestors())
+    ]
+    largest = max(range(len(hidden)), key=lengths.__getitem__)
+    shown = float(_TEXT_LENGTH(root)) - sum(outermost) + lengths[largest]  # type: ignore[arg-type]
+    return hidden[largest] if lengths[largest] >= config.keep_hidden_share * shown else None
 
 
 def _hides(attribute: str, value: str, element: etree._Element) -> bool:

@@ -437,6 +437,16 @@ def test_veiled_blocks_do_not_choose_the_content_area(wcxb_dir: Path) -> None:
     assert find_block(blocks, "Install the Java helper library").label is Label.CONTENT
 
 
+def test_a_hidden_product_among_hidden_menus_is_the_one_a_script_reveals(wcxb_dir: Path) -> None:
+    # wcxb-dev 0631, iherb.com: the whole product is in a `display: none` wrapper a script shows; beside
+    # it, ten closed mega-menus and a hidden footer. Measured against all the page's text it held a third
+    # and stayed hidden: the page kept its header's 192 characters (F1 0). Once shown it is nearly all a
+    # reader sees, and it is the largest hidden part; a menu is neither.
+    blocks = _wcxb_page(wcxb_dir, "0631")
+    assert find_block(blocks, "Our family created these delicious crunchy").label is Label.CONTENT
+    assert not any("Alpha Lipoic Acid" in block.text for block in blocks)  # the Supplements mega-menu
+
+
 def test_a_veiled_block_outside_the_content_area_says_so(wcxb_dir: Path) -> None:
     # wcxb-dev 4654, merrilledge.com's retirement calculator: its menus' closed panels are `aria-hidden`.
     block = find_block(_wcxb_page(wcxb_dir, "4654"), "Retirement Account Selector")
