@@ -263,6 +263,8 @@ def _mark_hidden(root: etree._Element, config: ExtractionConfig) -> bool:
             and _hides(str(value.attrname), str(value), element)
         ):
             hidden.append(element)
+    # An element hidden two ways (`hidden` and a style) is listed once: `_revealed` sums their texts.
+    hidden = list(dict.fromkeys(hidden))
     revealed = _revealed(root, hidden, config)
     for element in hidden:
         if element is not revealed:

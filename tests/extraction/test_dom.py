@@ -202,6 +202,18 @@ def test_hidden_article_holding_most_of_the_visible_text_is_kept_whatever_the_sc
     assert "products" not in text
 
 
+def test_an_element_hidden_two_ways_counts_once_against_what_a_reader_sees() -> None:
+    # Tab panels a framework hides with both `hidden` and a style (wcxb-dev 0681, twilio.com): counted twice,
+    # they left less than nothing shown, and the largest closed panel looked like the page's article.
+    panels = "".join(
+        f"<div hidden style='display:none'>{f'Sample code in language {n}. ' * 30}</div>" for n in range(4)
+    )
+    html = f"<body><h1>Send a message</h1><p>{'What this guide explains. ' * 60}</p>{panels}</body>"
+    text = visible(html)
+    assert "What this guide explains." in text
+    assert "Sample code" not in text
+
+
 def _names(count: int, pattern: str = "a{}", separator: str = " ") -> str:
     return separator.join(pattern.replace("{}", str(number)) for number in range(count))
 
