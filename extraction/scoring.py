@@ -17,6 +17,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import islice
 
 from extraction.config import ExtractionConfig
 from extraction.result import Block, BlockKind, Label, Rule
@@ -35,6 +36,8 @@ _POSITIVE_NAMES = re.compile(
 )
 _NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
 _POSITIVE_TAGS = frozenset({"article", "main"})
+# A section's title; an h1 titles the page, and the content ends with the container that holds it.
+_SECTION_TITLES = frozenset({"h2", "h3", "h4", "h5", "h6"})
 _CONTAINER_TAGS = frozenset(
     {"div", "section", "article", "main", "td", "body", "center", "blockquote", "form"}
 )
@@ -503,6 +506,7 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, t
 
     An article's container stops the climb at its comments and link lists; a page whose content is
     spread over many sections (no single dominant node) climbs to the section that holds them all. A
+    parent that adds only its headings is taken: the section the content is the body of. A
     parent that adds too little good text to be taken alone is looked past: an ancestor further up that
     adds prose almost only (`widen_prose_ratio`), and enough of it, is taken (a long reference page whose
     largest list outweighs the prose of the sections around it). A `thread` (the best node is named as
@@ -519,6 +523,9 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, t
             root, thread = current, False
             continue
         if added_all and added_good < config.widen_good_ratio * added_all:
+            if _titled(page, current, added_all):
+                root = current
+                continue
             break
         mostly = config.widen_good_ratio if nodes[root].parent == current else config.widen_prose_ratio
         if not added_all or (
@@ -526,6 +533,21 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, t
         ):
             root = current
     return root
+
+
+def _titled(page: Page, parent: int, added_chars: int) -> bool:
+    """True when all the text `parent` adds to the content node below it is its own section titles (h2 to
+    h6): a section is its title and its body, and a title of 15 characters must not stop the climb as a
+    sidebar would."""
+    nodes = page.nodes
+    depth = nodes[parent].depth
+    heading_chars = 0
+    for node in islice(nodes, parent + 1, None):
+        if node.depth <= depth:
+            break
+        if node.parent == parent and node.tag in _SECTION_TITLES:
+            heading_chars += node.text_chars
+    return 0 < heading_chars == added_chars
 
 
 def _good_text(

@@ -462,3 +462,13 @@ def test_a_pager_between_threads_is_noise_whatever_titles_it_carries(shared_dir:
     assert pager.label is Label.NOISE and "pager" in pager.reason
     assert scoring.is_pager("« Previous post") and scoring.is_pager("Next post →")
     assert not scoring.is_pager("A quote « in French » inside a sentence.")
+
+
+def test_a_section_s_title_does_not_stop_the_area_from_widening(wcxb_dir: Path) -> None:
+    # wcxb-dev 0689, git-scm.com's git-commit page: the OPTIONS list outweighs every other section, and its
+    # section adds only the heading "OPTIONS". That short heading, no prose, stopped the climb, so NAME,
+    # SYNOPSIS and DESCRIPTION were left out (F1 0.73; 0.99 once the titled section is taken).
+    blocks = _wcxb_page(wcxb_dir, "0689")
+    assert find_block(blocks, "Create a new commit containing the current contents").label is Label.CONTENT
+    assert find_block(blocks, "git-commit - Record changes to the repository").label is Label.CONTENT
+    assert find_block(blocks, 'creates a "fixup!" commit which changes the content').label is Label.CONTENT
