@@ -14,9 +14,10 @@ Three cross-page rules, each decision with a reason a person can read:
   heads is content and shares its container (a manual's "OPTIONS", an option's "-v").
 - New in the content region (the cluster's, or the page's own: `slots.page_region`): a block the single
   page set aside (too short, a caption, a lone link) that is not repeated and sits in the content region,
-  in a place whose text is new on most pages, is content, unless it is mostly link text outside the
-  container of the page's own content (a teaser card of another page) or a heading restating the page's
-  headline (a reply's "Re: <topic>");
+  or directly in the element that holds it without being link text (a page's intro before the
+  sub-sections that make the region), in a place whose text is new on most pages, is content, unless it
+  is mostly link text outside the container of the page's own content (a teaser card of another page) or
+  a heading restating the page's headline (a reply's "Re: <topic>");
   so is the page's headline, the h1 repeating the title, in a place holding a new heading on every page.
 - A heading restating the page's headline is noise wherever it is (`Rule.PAGE_TITLE`): a thread's replies
   may be content on the page itself, their subject lines say nothing new.
@@ -38,6 +39,7 @@ from extraction.site_models.config import SiteModelConfig
 from extraction.site_models.entropy import TermEntropy, greedy_threshold, terms
 from extraction.site_models.frequency import BlockFrequency, BlockKey, block_key
 from extraction.site_models.slots import (
+    SEPARATOR,
     TemplateSlots,
     container_of,
     content_container,
@@ -118,6 +120,15 @@ class _Context:
             and in_region(region, container)
             and region.count("/") - container.count("/") <= 1
             and in_region(slot, container)
+        )
+
+    def beside_region(self, slot: str) -> bool:
+        """True for a slot directly in the element that holds the region (`region` is its sub-sections): a
+        manual page's intro before them, which the single page leaves out when it takes the longest one."""
+        return (
+            self.region is not None
+            and SEPARATOR in self.region
+            and container_of(slot) == container_of(self.region)
         )
 
     def in_header_section(self, block: Block) -> bool:
@@ -267,6 +278,7 @@ class SiteModel:
                 context.in_region(key.slot)
                 or _named_aside_in_own_content(block, key, context)
                 or context.in_header_section(block)
+                or (context.beside_region(key.slot) and block.rule is not Rule.LINK_DENSE)
             )
             and importance >= config.restore_importance
             and (not _teaser(block) or context.holds_link(key.slot))

@@ -12,7 +12,14 @@ from extraction.evaluate.metric import score_page, summarize
 from extraction.result import RULE_LABELS, Block, BlockKind, Rule
 from extraction.site_models import SiteClusters, SiteModel, SiteModelConfig, page_signature
 from tests.extraction.pages import APACHE, extract_fixture, find_block
-from tests.extraction.site_models.pages import HEATING_POST, PYTHON_DOCS, SHORT_POST, TITLE_ONLY_POST, fresh
+from tests.extraction.site_models.pages import (
+    HEATING_POST,
+    POSTGRESQL_DOCS,
+    PYTHON_DOCS,
+    SHORT_POST,
+    TITLE_ONLY_POST,
+    fresh,
+)
 
 
 def _model(pages: dict[str, ExtractionResult], config: SiteModelConfig | None = None) -> SiteModel:
@@ -361,6 +368,37 @@ def test_a_books_side_notes_are_content_where_its_sub_sections_are_the_region(
     assert note.label is Label.CONTENT and note.rule is Rule.RESTORED
     assert title.label is Label.CONTENT
     assert find_block(blocks, "Download the ebook").label is Label.NOISE
+
+
+# Pages of the PostgreSQL manual's appendix of modules: an intro paragraph, then sub-sections.
+_MODULES = [
+    "amcheck",
+    "auth-delay",
+    "auto-explain",
+    "bloom",
+    "btree-gin",
+    "btree-gist",
+    "citext",
+    "cube",
+    "dblink",
+]
+
+
+def test_an_intro_beside_the_region_is_content_but_not_the_table_of_contents() -> None:
+    # The cluster's region is the module pages' sub-sections. pg_surgery's intro sits directly in the
+    # element that holds them, and the single page, which took the longest sub-section, set it aside; the
+    # table of contents beside it is links, and stays out (the manual's own content rule leaves it out).
+    if not POSTGRESQL_DOCS.is_dir():
+        pytest.skip(f"{POSTGRESQL_DOCS} is missing (make docs-data installs postgresql-doc-15)")
+    pages = [extract((POSTGRESQL_DOCS / f"{name}.html").read_bytes()) for name in [*_MODULES, "pgsurgery"]]
+    model, page = _learned_but_last(pages)
+    blocks = fresh(page)
+    intro = find_block(blocks, "The pg_surgery module provides various functions")
+    entry = find_block(blocks, "F.34.1. Functions", exact=True)
+    assert intro.label is Label.NOISE and entry.label is Label.NOISE
+    model.apply(blocks, page.title)
+    assert intro.label is Label.CONTENT and intro.rule is Rule.RESTORED
+    assert entry.label is Label.NOISE
 
 
 def test_what_the_page_header_says_beside_the_headline_is_content(
