@@ -94,6 +94,11 @@ class ExtractionConfig:
     widen_min_gain: float = 0.2
     """The content node widens to its parent while the parent adds at least `widen_good_ratio` good text of
     all it adds, and at least this share of the good text already held."""
+    widen_min_prose_chars: int = 1000
+    """... or, when at least `widen_prose_ratio` of all the parent adds is good text, this many characters of
+    it: a manual's longest section can hold most of the page (git-config's variables, 220,000 characters),
+    and the sections around it, prose almost only, are too small a share to be taken otherwise. A byline or
+    a caption, prose too, is far shorter."""
     widen_prose_ratio: float = 0.85
     """Past a parent that adds too little to be taken, an ancestor is taken when at least this share of all
     it adds is good text (and enough of it)."""

@@ -528,9 +528,10 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, t
                 continue
             break
         mostly = config.widen_good_ratio if nodes[root].parent == current else config.widen_prose_ratio
-        if not added_all or (
-            added_good >= mostly * added_all and added_good >= config.widen_min_gain * good[root]
-        ):
+        enough = config.widen_min_gain * good[root]
+        if added_good >= config.widen_prose_ratio * added_all:
+            enough = min(enough, config.widen_min_prose_chars)
+        if not added_all or (added_good >= mostly * added_all and added_good >= enough):
             root = current
     return root
 

@@ -19,6 +19,9 @@ Settings:
   The model is the one `NoisePipeline` fed (`pipelines.cluster_models`) when it has seen exactly the
   cluster's stored pages, else it is rebuilt from the stored blocks (``cleancrawl/reclean_models_rebuilt``).
   Until then noise text is stored too (a crawl cut short leaves it; the next crawl's close removes it).
+  When the crawl ends, a cluster with too few pages for a model of its own is re-cleaned with the model of
+  its site's most similar cluster that has one (``EXTRACTION_SITE_BORROW_THRESHOLD``,
+  ``cleancrawl/reclean_models_borrowed``).
 
 Stats (`records.stats`): pages stored and failed, their HTML and clean-text bytes; re-cleaning's pages,
 changed pages, relabelled blocks, seconds and rebuilt models. Block counts are `NoisePipeline`'s.
@@ -275,6 +278,7 @@ class StoragePipeline:
         self.stats.inc_value(stats.RECLEAN_PAGES_CHANGED, summary.pages_changed)
         self.stats.inc_value(stats.RECLEAN_BLOCKS, summary.blocks_relabelled)
         self.stats.inc_value(stats.RECLEAN_REBUILT, summary.models_rebuilt)
+        self.stats.inc_value(stats.RECLEAN_BORROWED, summary.models_borrowed)
         stats.add_seconds(self.stats, stats.RECLEAN_SECONDS, seconds)
         if clusters:
             logger.info(

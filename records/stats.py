@@ -62,6 +62,7 @@ RECLEAN_PAGES_CHANGED = PREFIX + "reclean_pages_changed"
 RECLEAN_BLOCKS = PREFIX + "reclean_blocks_relabelled"
 RECLEAN_SECONDS = PREFIX + "reclean_seconds"
 RECLEAN_REBUILT = PREFIX + "reclean_models_rebuilt"
+RECLEAN_BORROWED = PREFIX + "reclean_models_borrowed"
 RECLEAN_FAILED = PREFIX + "reclean_failed"
 CLUSTERS_SETTLED_PAGES = PREFIX + "clusters_settled_pages"
 

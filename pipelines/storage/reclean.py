@@ -24,7 +24,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from extraction import Block, text_hash
-from extraction.site_models import BlockKey, SiteModel, SiteModelConfig
+from extraction.site_models import BlockKey, SiteModel, SiteModelConfig, similarity
 from pipelines.storage.codec import (
     CODE_BITS,
     CONTENT_BIT,
@@ -38,10 +38,12 @@ from pipelines.storage.codec import (
     inline_text,
     int_to_hash,
     recoded,
+    unpack_signature,
 )
 from pipelines.storage.content import CHUNK, apply_content_deltas, content_deltas, keep_pending_texts
 from pipelines.storage.model_state import StatePlaces
 from pipelines.storage.models import Block as BlockRow
+from pipelines.storage.models import Cluster as ClusterRow
 from pipelines.storage.models import Page, PageModel, PendingText
 from pipelines.storage.search_index import TextChange, index_pages
 
@@ -52,12 +54,14 @@ _PAGES_PER_READ = 200
 @dataclass(slots=True)
 class RecleanSummary:
     """What re-cleaning did: pages revised, pages whose clean text changed (a block relabelled), blocks
-    relabelled; models rebuilt from the store, and noise texts forgotten."""
+    relabelled; models rebuilt from the store, clusters revised with another's model, and noise texts
+    forgotten."""
 
     pages: int = 0
     pages_changed: int = 0
     blocks_relabelled: int = 0
     models_rebuilt: int = 0
+    models_borrowed: int = 0
     purged: int = 0
 
     def add(self, other: RecleanSummary) -> None:
@@ -66,6 +70,7 @@ class RecleanSummary:
         self.pages_changed += other.pages_changed
         self.blocks_relabelled += other.blocks_relabelled
         self.models_rebuilt += other.models_rebuilt
+        self.models_borrowed += other.models_borrowed
         self.purged += other.purged
 
 
@@ -109,6 +114,34 @@ def rebuilt_model(session: Session, cluster_id: int, config: SiteModelConfig) ->
     for page in _stored_pages(session, cluster_id):
         model.observe(page.blocks, page.keys)
     return model
+
+
+def donor_cluster(
+    session: Session, cluster_id: int, config: SiteModelConfig
+) -> tuple[int, str, float] | None:
+    """The cluster whose model revises the pages of one with too few for a model of its own: of its site's
+    clusters with at least `min_pages` pages, the most similar by representative (`borrow_threshold`), as
+    (id, name, similarity); None when none is similar enough. Ties go to the larger, then the older."""
+    if not config.borrow_threshold:
+        return None
+    site_id, packed = session.execute(
+        select(ClusterRow.site_id, ClusterRow.representative).where(ClusterRow.id == cluster_id)
+    ).one()
+    if not packed:
+        return None
+    own = unpack_signature(packed)
+    query = select(ClusterRow.id, ClusterRow.name, ClusterRow.page_count, ClusterRow.representative).where(
+        ClusterRow.site_id == site_id, ClusterRow.id != cluster_id, ClusterRow.page_count >= config.min_pages
+    )
+    scored = [
+        (similarity(own, unpack_signature(representative)), pages, -donor, donor, name)
+        for donor, name, pages, representative in session.execute(query)
+        if representative
+    ]
+    best = max(scored, default=None)
+    if best is None or best[0] < config.borrow_threshold:
+        return None
+    return best[3], best[4], best[0]
 
 
 def stored_urls(session: Session, cluster_id: int) -> set[str]:

@@ -29,6 +29,7 @@ from pipelines.storage.known import KnownIds
 from pipelines.storage.models import SEARCH_INDEX, STORE_TABLES, Page
 from pipelines.storage.reclean import (
     RecleanSummary,
+    donor_cluster,
     purge_noise_text,
     rebuilt_model,
     reclean_cluster,
@@ -134,10 +135,11 @@ class SqlStore:
     def _reclean(self, clusters: Sequence[tuple[str, str]], purge: bool) -> RecleanSummary:
         summary = RecleanSummary()
         with self.sessions.begin() as session:
+            donors: dict[int, SiteModel] = {}
             for (site, cluster), cluster_id in cluster_ids(session, clusters).items():
-                model = self._learned_model(session, site, cluster, cluster_id)
-                if model is None:
-                    summary.models_rebuilt += 1
+                model = self._model(session, site, cluster, cluster_id, summary)
+                if not model.ready:
+                    model = self._borrowed(session, (site, cluster), cluster_id, donors, summary) or model
                 summary.add(reclean_cluster(session, cluster_id, self.config.of(site).model, model))
             if purge:
                 summary.purged = purge_noise_text(session)
@@ -175,6 +177,45 @@ class SqlStore:
         self.known.commit()
         self.written += written.new + written.changed
         return WriteSummary(written, state, {alias.url for alias in aliases})
+
+    def _model(
+        self, session: Session, site: str, cluster: str, cluster_id: int, summary: RecleanSummary
+    ) -> SiteModel:
+        """The cluster's model: this crawl's (`_learned_model`), else rebuilt from its stored pages."""
+        model = self._learned_model(session, site, cluster, cluster_id)
+        if model is None:
+            summary.models_rebuilt += 1
+            model = rebuilt_model(session, cluster_id, self.config.of(site).model)
+        return model
+
+    def _borrowed(
+        self,
+        session: Session,
+        pair: tuple[str, str],
+        cluster_id: int,
+        donors: dict[int, SiteModel],
+        summary: RecleanSummary,
+    ) -> SiteModel | None:
+        """For a cluster with too few pages for a model, the model of its site's most similar cluster that has
+        one (`donor_cluster`), each donor's made once per re-clean; None when no cluster is similar enough."""
+        site, cluster = pair
+        found = donor_cluster(session, cluster_id, self.config.of(site).model)
+        if found is None:
+            return None
+        donor_id, donor, share = found
+        if donor_id not in donors:
+            donors[donor_id] = self._model(session, site, donor, donor_id, summary)
+        if not donors[donor_id].ready:
+            return None
+        summary.models_borrowed += 1
+        logger.info(
+            "Cluster %s of %s has too few pages for a model: revised with cluster %s's (similarity %.2f)",
+            cluster,
+            site,
+            donor,
+            share,
+        )
+        return donors[donor_id]
 
     def _learned_model(self, session: Session, site: str, cluster: str, cluster_id: int) -> SiteModel | None:
         """This crawl's model of the cluster when it has seen exactly its stored pages; None to rebuild it."""

@@ -17,9 +17,10 @@ from pipelines.storage.codec import code_label, decode_state, element_code, hash
 from pipelines.storage.model_state import StatePlaces
 from pipelines.storage.models import Block, Page, PageModel, PendingText, clean_pages, page_blocks
 from pipelines.storage.reclean import reclean_cluster
-from records.stats import RECLEAN_REBUILT
+from records.stats import RECLEAN_BORROWED, RECLEAN_REBUILT
+from tests.extraction.site_models.pages import DEBIAN_HANDBOOK
 from tests.pipelines.databases import new_postgres_schema, search_index_mismatches
-from tests.pipelines.pages import whizzy_post_files
+from tests.pipelines.pages import item_from_file, whizzy_post_files
 from tests.pipelines.process import MIN_PAGES, Process
 
 
@@ -195,3 +196,28 @@ def test_the_crawls_model_labels_as_a_model_rebuilt_from_the_store(
 
 def _rebuilt(process: Process) -> int:
     return int(process.store.stats.get_value(RECLEAN_REBUILT, 0))
+
+
+@pytest.mark.parametrize("threshold", [0.3, 0.0])
+def test_a_cluster_too_small_for_a_model_borrows_its_nearest_sibling_s(
+    database_url: str, threshold: float
+) -> None:
+    # The handbook's section on source packages sets its side notes ("CAUTION", "CULTURE") aside, so its
+    # layout founds a cluster of its own, one page. At the end it is revised with the model of the sections'
+    # cluster, whose region holds the notes: they are the section's text. A threshold of 0 switches it off.
+    if not DEBIAN_HANDBOOK.is_dir():
+        pytest.skip(f"{DEBIAN_HANDBOOK} is missing (make docs-data installs debian-handbook)")
+    names = [path.name for path in sorted(DEBIAN_HANDBOOK.glob("sect.*.html"))[:12]]
+    process = Process(database_url, EXTRACTION_SITE_BORROW_THRESHOLD=threshold)
+    for name in [*names, "sect.source-package-structure.html"]:
+        process.add(item_from_file(DEBIAN_HANDBOOK / name, f"http://127.0.0.1:8000/{name}"))
+    process.close()
+    with _sessions(database_url) as sessions, sessions() as session:
+        sizes = session.execute(select(func.count()).select_from(Page).group_by(Page.cluster_id)).scalars()
+        assert sorted(sizes) == [1, len(names)]
+        query = select(clean_pages.c.text).where(
+            clean_pages.c.url.like("%sect.source-package-structure.html")
+        )
+        text = session.scalars(query).one()
+    assert ("no required correspondence between the name of the source package" in text) is bool(threshold)
+    assert process.crawler.stats.get_value(RECLEAN_BORROWED, 0) == (1 if threshold else 0)
