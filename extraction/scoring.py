@@ -17,7 +17,6 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import islice
 
 from extraction.config import ExtractionConfig
 from extraction.result import Block, BlockKind, Label, Rule
@@ -37,7 +36,7 @@ _POSITIVE_NAMES = re.compile(
 _NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
 _POSITIVE_TAGS = frozenset({"article", "main"})
 # A section's title; an h1 titles the page, and the content ends with the container that holds it.
-_SECTION_TITLES = frozenset({"h2", "h3", "h4", "h5", "h6"})
+_SECTION_TITLES = frozenset({"h2", "h3", "h4", "h5", "h6", "thead", "caption"})
 _CONTAINER_TAGS = frozenset(
     {"div", "section", "article", "main", "td", "body", "center", "blockquote", "form"}
 )
@@ -523,7 +522,7 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, t
             root, thread = current, False
             continue
         if added_all and added_good < config.widen_good_ratio * added_all:
-            if _titled(page, current, added_all):
+            if _titled(page, current, root, added_all, config):
                 root = current
                 continue
             break
@@ -536,19 +535,28 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, t
     return root
 
 
-def _titled(page: Page, parent: int, added_chars: int) -> bool:
-    """True when all the text `parent` adds to the content node below it is its own section titles (h2 to
-    h6): a section is its title and its body, and a title of 15 characters must not stop the climb as a
+def _titled(page: Page, parent: int, root: int, added_chars: int, config: ExtractionConfig) -> bool:
+    """True when all the text `parent` adds to the content node below it is its titles: a section's heading
+    (h2 to h6), a table's head row or caption, or a short line without links before it (a DocBook table's
+    title). A section is its title and its body, and a title of 15 characters must not stop the climb as a
     sidebar would."""
     nodes = page.nodes
     depth = nodes[parent].depth
-    heading_chars = 0
-    for node in islice(nodes, parent + 1, None):
+    title_chars = 0
+    for node_id in range(parent + 1, len(nodes)):
+        node = nodes[node_id]
         if node.depth <= depth:
             break
-        if node.parent == parent and node.tag in _SECTION_TITLES:
-            heading_chars += node.text_chars
-    return 0 < heading_chars == added_chars
+        if node.parent != parent or not node.text_chars:
+            continue
+        if node.tag in _SECTION_TITLES or (
+            node_id < root
+            and node.tag != "h1"
+            and not node.link_chars
+            and node.text_chars < config.short_block_chars
+        ):
+            title_chars += node.text_chars
+    return 0 < title_chars == added_chars
 
 
 def _good_text(

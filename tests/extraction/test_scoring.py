@@ -24,7 +24,7 @@ from tests.extraction.pages import (
     fixture_text,
     segment_html,
 )
-from tests.extraction.site_models.pages import GIT_DOCS
+from tests.extraction.site_models.pages import GIT_DOCS, POSTGRESQL_DOCS
 
 CONTENT: dict[str, tuple[str, ...]] = {
     NEWS: (
@@ -488,3 +488,20 @@ def test_a_manual_whose_longest_section_is_most_of_the_page_keeps_the_others() -
         find_block(blocks, "Tells Git if the executable bit of files in the working tree").label
         is Label.CONTENT
     )
+
+
+def test_a_table_s_head_and_title_do_not_stop_the_area_from_widening() -> None:
+    # The PostgreSQL manual's "Sequence Manipulation Functions": its table of functions holds the most
+    # prose, and the table adds only its head row ("Function", "Description") to it, then its DocBook
+    # title ("Table 9.51. Sequence Functions"). Each stopped the climb: the section's intro and its
+    # "Caution" were left out.
+    if not POSTGRESQL_DOCS.is_dir():
+        pytest.skip(f"{POSTGRESQL_DOCS} is missing (make docs-data installs postgresql-doc-15)")
+    blocks = extract((POSTGRESQL_DOCS / "functions-sequence.html").read_bytes()).blocks
+    assert (
+        find_block(blocks, "This section describes functions for operating on sequence").label
+        is Label.CONTENT
+    )
+    assert find_block(blocks, "To avoid blocking concurrent transactions").label is Label.CONTENT
+    assert find_block(blocks, "Advances the sequence object to its next value").label is Label.CONTENT
+    assert find_block(blocks, "Prev | Up | Next").label is Label.NOISE
