@@ -537,9 +537,9 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, t
 
 def _titled(page: Page, parent: int, root: int, added_chars: int, config: ExtractionConfig) -> bool:
     """True when all the text `parent` adds to the content node below it is its titles: a section's heading
-    (h2 to h6), a table's head row or caption, or a short line without links before it (a DocBook table's
-    title). A section is its title and its body, and a title of 15 characters must not stop the climb as a
-    sidebar would."""
+    (h2 to h6), a table's head row or caption, or a short line without links before it, one block (a
+    DocBook table's title; not a box of short lines such as a price and a button). A section is its title
+    and its body, and a title of 15 characters must not stop the climb as a sidebar would."""
     nodes = page.nodes
     depth = nodes[parent].depth
     title_chars = 0
@@ -554,6 +554,7 @@ def _titled(page: Page, parent: int, root: int, added_chars: int, config: Extrac
             and node.tag != "h1"
             and not node.link_chars
             and node.text_chars < config.short_block_chars
+            and (node_id + 1 == len(nodes) or nodes[node_id + 1].parent != node_id)
         ):
             title_chars += node.text_chars
     return 0 < title_chars == added_chars
