@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from extraction.config import ExtractionConfig
 from extraction.result import Block, BlockKind, Label, Rule
-from extraction.segment import Node, Page
+from extraction.segment import HEADING_TAGS, Node, Page
 
 # Every alternative starts with a letter, so the regex engine skips positions whose character starts none of
 # them; a leading `\b` would make it try every alternative at every position. `a(?<=\ba)` is `\ba`.
@@ -36,7 +36,7 @@ _POSITIVE_NAMES = re.compile(
 _NEGATIVE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
 _POSITIVE_TAGS = frozenset({"article", "main"})
 # A section's title; an h1 titles the page, and the content ends with the container that holds it.
-_SECTION_TITLES = frozenset({"h2", "h3", "h4", "h5", "h6", "thead", "caption"})
+_SECTION_TITLES = (HEADING_TAGS - {"h1"}) | {"thead", "caption"}
 _CONTAINER_TAGS = frozenset(
     {"div", "section", "article", "main", "td", "body", "center", "blockquote", "form"}
 )
@@ -505,7 +505,7 @@ def _widen(page: Page, root: int, good: list[float], config: ExtractionConfig, t
 
     An article's container stops the climb at its comments and link lists; a page whose content is
     spread over many sections (no single dominant node) climbs to the section that holds them all. A
-    parent that adds only its headings is taken: the section the content is the body of. A
+    parent that adds only its titles is taken (`_titled`): the section the content is the body of. A
     parent that adds too little good text to be taken alone is looked past: an ancestor further up that
     adds prose almost only (`widen_prose_ratio`), and enough of it, is taken (a long reference page whose
     largest list outweighs the prose of the sections around it). A `thread` (the best node is named as

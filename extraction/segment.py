@@ -76,8 +76,9 @@ BLOCK_TAGS = frozenset(
 )
 # Where a browser starts a new line: the words on either side never run together.
 LINE_BREAKING_TAGS = BLOCK_TAGS | {"br"}
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _KINDS = {
-    **dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), BlockKind.HEADING),
+    **dict.fromkeys(HEADING_TAGS, BlockKind.HEADING),
     **dict.fromkeys(("li", "dt", "dd"), BlockKind.LIST_ITEM),
     **dict.fromkeys(("tr", "td", "th"), BlockKind.TABLE_ROW),
     **dict.fromkeys(("figcaption", "caption"), BlockKind.CAPTION),

@@ -24,7 +24,7 @@ Settings:
   ``cleancrawl/reclean_models_borrowed``).
 
 Stats (`records.stats`): pages stored and failed, their HTML and clean-text bytes; re-cleaning's pages,
-changed pages, relabelled blocks, seconds and rebuilt models. Block counts are `NoisePipeline`'s.
+changed pages, relabelled blocks, seconds, rebuilt and borrowed models. Block counts are `NoisePipeline`'s.
 
 Batches are written in the reactor thread, whatever the reactor: storing 272 whizzy pages (~115 blocks
 each) costs ~2 ms a page on SQLite (WAL) and ~6 ms on PostgreSQL (~1 ms when re-stored unchanged), so a
