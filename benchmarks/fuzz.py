@@ -30,6 +30,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import asyncio
 import codecs
 import contextlib
 import functools
@@ -45,7 +46,7 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -692,9 +693,13 @@ def spider_target(data: FuzzInput, url: str) -> str:
     # Tied to its request, as every response a crawl hands to a callback is (the spider reads its meta).
     request = Request(url, callback=spider.parse_page)
     response = HtmlResponse(url, body=data.body, headers={b"Content-Type": content_type}, request=request)
-    items = list(spider.parse_page(response))
+    items = asyncio.run(_outputs(spider.parse_page(response)))
     pages = sum(isinstance(item, PageRecord) for item in items)
     return f"{pages} pages, {len(items) - pages} requests" if pages else f"skipped, {len(items)} requests"
+
+
+async def _outputs(callback: AsyncIterator[Any]) -> list[Any]:
+    return [output async for output in callback]
 
 
 TARGETS: dict[str, Target] = {"extract": extract_target, "spider": spider_target}

@@ -82,6 +82,12 @@ RETRY_AFTER_MAX = 60.0
 # fill the frontier; the links past it are counted (links_capped), and met again on other pages.
 CRAWL_MAX_LINKS_PER_PAGE = 1_000
 
+# --- Extraction (crawler.spiders.site, crawler.workers) -------------------------------------------------
+# Worker processes that extract pages while the crawl process downloads and stores (crawler.workers);
+# 0: extract in the crawl process. Until a worker has started, and after one dies, pages are extracted in
+# the crawl process.
+CRAWL_EXTRACTION_WORKERS = 1
+
 # --- Focused crawling (crawler.focus), with -a topic=... -------------------------------------------------
 # A link's priority: how much of the topic its anchor text and URL, its block (or the list around it) and its
 # page's title name, by these weights; times FOCUS_TEMPLATE_FACTOR when its block is noise (menus, "latest

@@ -126,10 +126,10 @@ class PageRecord:
         status: int,
         raw_html_bytes: int,
         fetched_at: datetime,
-        shape_max_chars: int,
+        keys: list[BlockKey],
     ) -> PageRecord:
-        """The record of one extracted page, identified by `url` (its final URL in a crawl)."""
-        keys = _keys(result, shape_max_chars)
+        """The record of one extracted page, identified by `url` (its final URL in a crawl), with the
+        site-model keys of its blocks (`block_keys`)."""
         return cls(
             url=url,
             site=site,
@@ -148,7 +148,7 @@ class PageRecord:
 
     def relabel(self, result: ExtractionResult, shape_max_chars: int) -> None:
         """Take the blocks of another extraction of this page (a site-level method's, once it learned)."""
-        self.keys = _keys(result, shape_max_chars)
+        self.keys = block_keys(result, shape_max_chars)
         self.blocks, self.extracted = _records(result, self.keys), result.blocks
         self.visible_text_bytes = len(result.visible_text.encode("utf-8"))
 
@@ -180,7 +180,8 @@ class PageRecord:
         )
 
 
-def _keys(result: ExtractionResult, shape_max_chars: int) -> list[BlockKey]:
+def block_keys(result: ExtractionResult, shape_max_chars: int) -> list[BlockKey]:
+    """The site-model keys of an extraction's blocks, with the `shape_max_chars` of its site's config."""
     return [block_key(block, shape_max_chars) for block in result.blocks]
 
 

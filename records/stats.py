@@ -1,6 +1,7 @@
 """Every Scrapy stat of cleancrawl's own, by name: the spider, pipelines and extensions count with these.
 
 Pages: ``pages_crawled`` (responses the spider handled), ``pages_kept`` (passed on to storage),
+``pages_extracted_in_workers`` (extracted by a worker process, ``CRAWL_EXTRACTION_WORKERS``),
 ``pages_skipped/<reason>`` (not stored, and why). Blocks and bytes of the kept pages: ``blocks_content``,
 ``blocks_noise``, ``bytes_html`` (raw response bodies), ``bytes_visible`` (all visible text),
 ``bytes_content`` (the informative text that is stored). Links: ``links_scheduled``, ``links_offsite``,
@@ -36,6 +37,7 @@ PREFIX = "cleancrawl/"
 
 PAGES_CRAWLED = PREFIX + "pages_crawled"
 PAGES_KEPT = PREFIX + "pages_kept"
+PAGES_EXTRACTED_IN_WORKERS = PREFIX + "pages_extracted_in_workers"
 SKIPPED_PREFIX = PREFIX + "pages_skipped/"
 BLOCKS_CONTENT = PREFIX + "blocks_content"
 BLOCKS_NOISE = PREFIX + "blocks_noise"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -67,6 +68,18 @@ def run_crawl(tmp_path: Path, seeds: str, timeout: float = 300, **options: Unpac
     )
     stats = json.loads(stats_path.read_text("utf-8")) if stats_path.exists() else {}
     return CrawlRun(proc.returncode, proc.stderr, stats)
+
+
+def ok(run: CrawlRun) -> CrawlRun:
+    """The run, once it is known to have exited with 0 (else its log's end is the failure)."""
+    assert run.returncode == 0, run.log[-3000:]
+    return run
+
+
+def clean_texts(database: Path) -> dict[str, str]:
+    """URL -> clean text of every page stored in the SQLite file `database`."""
+    with sqlite3.connect(database) as connection:
+        return dict(connection.execute("SELECT url, text FROM clean_pages").fetchall())
 
 
 def refused_at_startup(tmp_path: Path, settings: dict[str, str]) -> str:

@@ -11,8 +11,10 @@ crawl context the add-on installs (`pipelines.context.CrawlContext`).
 Segmentation (step 1 of the design's pipeline) runs here, in the callback, not in an item pipeline: the
 spider holds the body, the charset of the response and its URL, and one call of the crawl's method
 (``EXTRACTION_METHOD``, default ``cleancrawl``: `extraction.extract`) gives both the page's blocks and its
-links from a single parse. No HTML travels past the spider, except with a site-level method, whose
-`MethodPipeline` needs it to learn the page's cluster and label the page again.
+links from a single parse. The callback awaits that call in a worker process (`crawler.workers`,
+``CRAWL_EXTRACTION_WORKERS``), so the reactor downloads and stores meanwhile. No HTML travels past the
+spider, except with a site-level method, whose `MethodPipeline` needs it to learn the page's cluster and
+label the page again.
 
 Links come from that parse, already absolute and normalised. Each URL is checked against a set of every
 URL met so far before anything else, so a link seen on hundreds of pages costs one set lookup after the
@@ -32,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import posixpath
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any, Self, cast
 from urllib.parse import urlsplit
@@ -61,6 +63,8 @@ from crawler.focus import Focus, FocusWeights, parse_topic
 from crawler.frontier import Frontier, LocalFrontier, RedisFrontier
 from crawler.scope import Scope, SeedError, parse_seeds
 from crawler.traps import TrapGuards, TrapLimits
+from crawler.worker_process import Extracted, extracted
+from crawler.workers import ExtractionWorkers
 from extraction import BUILD, ExtractionConfig, ExtractionError, ExtractionResult
 from extraction.links import normalise_url
 from extraction.methods.base import Method
@@ -138,6 +142,8 @@ class SiteSpider(Spider):
         self._context: CrawlContext | None = None
         # Outcomes met in signal handlers, which cannot yield: they leave with the next callback's output.
         self._pending: list[UrlRecord] = []
+        # Worker processes extracting pages off the reactor's thread (``CRAWL_EXTRACTION_WORKERS``).
+        self.workers: ExtractionWorkers | None = None
 
     @classmethod
     def check_arguments(
@@ -177,6 +183,7 @@ class SiteSpider(Spider):
             spider.focus = Focus(spider.topic, spider.focus_weights)
         spider.seeds = usable_seeds(spider.seeds, crawler.settings.getint("URLLENGTH_LIMIT"))
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
+        crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
         crawler.signals.connect(spider._dequeued, signal=signals.request_reached_downloader)
@@ -193,9 +200,17 @@ class SiteSpider(Spider):
             fleet = FleetExtension.of(self.crawler)
             if fleet is not None:
                 self.frontier = RedisFrontier(fleet.fleet(self))
-        self.logger.info("Extraction method %s, %s", self.config.method, BUILD)
+        workers = self.settings.getint("CRAWL_EXTRACTION_WORKERS")
+        if workers:
+            self.workers = ExtractionWorkers(workers, self.config.method, self.config.params)
+        where = f"{workers} worker process{'es' if workers > 1 else ''}" if workers else "the crawl process"
+        self.logger.info("Extraction method %s, %s, in %s", self.config.method, BUILD, where)
         if self.topic is not None:
             self._log_topic()
+
+    def _closed(self) -> None:
+        if self.workers is not None:
+            self.workers.close()
 
     async def start(self) -> AsyncIterator[Request]:
         """One request per seed the crawl state does not know or holds as due, then one per other due URL.
@@ -263,39 +278,60 @@ class SiteSpider(Spider):
             return ""
         return text
 
-    def parse_page(self, response: Response) -> Iterator[Request | PageRecord | UrlRecord]:
+    async def parse_page(self, response: Response) -> AsyncIterator[Request | PageRecord | UrlRecord]:
         """Extract one response: yield its `PageRecord` and requests for its new in-scope links."""
-        yield from self._drain()
+        for outcome in self._drain():
+            yield outcome
+        for output in await self._parsed(response):
+            yield output
+
+    async def _parsed(self, response: Response) -> Iterable[Request | PageRecord | UrlRecord]:
+        # An iterable, not a list: a page that ends the crawl (`CloseSpider`) goes out first.
         if response.status == 304:
-            yield from self._outcome(response.url, UrlState.STORED, response.meta, not_modified=True)
-            return
+            return self._outcome(response.url, UrlState.STORED, response.meta, not_modified=True)
         self._inc(stats.PAGES_CRAWLED)
         final_url = normalise_url(response.url) or response.url
         self._seen.add(final_url)
         if response.meta.get("redirect_urls"):
             self.frontier.first_sight([final_url])  # no process of the fleet schedules it from a link now
         if final_url in self._stored:
-            yield from self._retaken_links(response)
-            yield from self._skip("duplicate", response.url, f"stored already as {final_url}", response.meta)
-            return
+            return self._duplicate(response, final_url)
         if "partial" in response.flags:
-            yield from self._partial(response, final_url)
-            return
+            return self._partial(response, final_url)
         if not isinstance(response, HtmlResponse):
             content_type = (response.headers.get(b"Content-Type") or b"no Content-Type").decode("latin-1")
-            yield from self._skip("not_html", final_url, content_type, response.meta, UrlState.SKIPPED)
-            return
-        yield from self._extract(response, final_url)
-
-    def _extract(self, response: Response, final_url: str) -> Iterator[Request | PageRecord | UrlRecord]:
+            return self._skip("not_html", final_url, content_type, response.meta, UrlState.SKIPPED)
         site = site_of(final_url)
         config = self.config.of(site)
         method = self.method_for(config.extraction)
         try:
-            result = method.extract(response.body, url=response.url, encoding=_charset(response))
+            page = await self._extracted(method, response, config.model.shape_max_chars)
         except ExtractionError as error:
-            yield from self._skip(error.kind, final_url, str(error), response.meta, UrlState.SKIPPED)
-            return
+            return self._skip(error.kind, final_url, str(error), response.meta, UrlState.SKIPPED)
+        if final_url in self._stored:
+            return self._duplicate(response, final_url)  # stored while this copy was being extracted
+        return self._kept(response, final_url, site, method, page)
+
+    def _duplicate(self, response: Response, final_url: str) -> list[Request | UrlRecord]:
+        """A page stored already under its final URL: skipped, with the links a dead process's copy met."""
+        skipped = self._skip("duplicate", response.url, f"stored already as {final_url}", response.meta)
+        return [*self._retaken_links(response), *skipped]
+
+    async def _extracted(self, method: Method[Any], response: Response, shape_max_chars: int) -> Extracted:
+        """The page extracted by a worker process when one is ready (`crawler.workers`), else here."""
+        body, url, encoding = response.body, response.url, _charset(response)
+        if self.workers is not None and self.workers.ready:
+            page = await self.workers.extract(method.config, body, url, encoding, shape_max_chars)
+            if page is not None:
+                self._inc(stats.PAGES_EXTRACTED_IN_WORKERS)
+                return page
+        return extracted(method, body, url, encoding, shape_max_chars)
+
+    def _kept(
+        self, response: Response, final_url: str, site: str, method: Method[Any], extraction: Extracted
+    ) -> Iterator[Request | PageRecord | UrlRecord]:
+        """The page's record and its links' requests, or why it is not stored."""
+        result = extraction.result
         if result.decode_replacements:
             # Bytes the page's charset cannot decode, replaced as browsers do (U+FFFD).
             self.crawler.stats.inc_value(stats.DECODE_REPLACEMENTS, result.decode_replacements)
@@ -314,8 +350,8 @@ class SiteSpider(Spider):
             return
         self._stored.add(final_url)
         relevance, priorities = self._focus(result)
-        requests = list(self._follow_links(response, result, priorities))
-        page = page_record(response, final_url, site, result, config.model.shape_max_chars, method.site_level)
+        requests = list(self._follow_links(response, extraction.links, priorities))
+        page = page_record(response, final_url, site, extraction, method.site_level)
         page.relevance = relevance
         self._fill_fetch(page, response, requests)
         stop = self._stop_reason()
@@ -445,16 +481,16 @@ class SiteSpider(Spider):
         yield from self._outcome(final_url, UrlState.REDIRECTED, response.meta, "meta_refresh", target)
 
     def _follow_links(
-        self, response: Response, result: ExtractionResult, priorities: dict[str, int]
+        self, response: Response, page_links: list[str], priorities: dict[str, int]
     ) -> Iterator[Request]:
         """Requests for the links not met before that are in scope and may be HTML, with a focused crawl's
         priorities."""
         if self.max_depth is not None and response.meta.get("depth", 0) >= self.max_depth:
-            return  # before reading `result.links`: extraction resolves them only when asked
+            return
         referrer = {"referrer": normalise_url(response.url) or response.url}
-        budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(result.hrefs)
+        budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(page_links)
         # A focused crawl resolved the page's links once already, for their priorities (same order).
-        links = priorities if self.focus is not None else result.links
+        links = priorities if self.focus is not None else page_links
         candidates: list[str] = []
         urls = list(links)
         # A page taken back from a process that died: that process may have met links of it (these, and
@@ -689,19 +725,14 @@ def _non_html_extension(url: str) -> bool:
 
 
 def page_record(
-    response: Response,
-    final_url: str,
-    site: str,
-    result: ExtractionResult,
-    shape_max_chars: int,
-    keep_html: bool = False,
+    response: Response, final_url: str, site: str, extraction: Extracted, keep_html: bool = False
 ) -> PageRecord:
     """The record of one extracted page: sizes, title and every block with its hash and label; with
     `keep_html`, the body too (for a site-level method's `MethodPipeline`)."""
     # The page's identity in the store is its final URL, whichever URL (redirect, meta refresh) reached it
     # first: a page found under several URLs is one row, in this crawl and the next.
     now, size = datetime.now(UTC), len(response.body)
-    page = PageRecord.of(result, final_url, site, response.status, size, now, shape_max_chars)
+    page = PageRecord.of(extraction.result, final_url, site, response.status, size, now, extraction.keys)
     if keep_html:
         page.html = response.body
     return page

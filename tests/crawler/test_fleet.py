@@ -37,6 +37,7 @@ from records import PageRecord
 from records.closing import Members
 from tests.crawl_runner import REPO_ROOT, crawl_command, run_crawl
 from tests.crawler.pages import article
+from tests.crawler.spider_output import parsed
 from tests.pipelines.databases import postgres_schema
 from tests.redis_server import REDIS_URL, redis_server
 from tests.servers import Route, page, serve_routes
@@ -331,11 +332,11 @@ def test_a_page_taken_back_and_stored_here_already_queues_the_links_its_dead_cop
     spider = SiteSpider.from_crawler(get_crawler(SiteSpider), seeds="http://fleet.test/")
     body = b'<p>text <a href="http://fleet.test/seen-here">link</a></p>'
     first = HtmlResponse(PAGE, body=body, headers={b"Content-Type": b"text/html"}, request=Request(PAGE))
-    assert [type(item) for item in spider.parse_page(first)] == [Request, PageRecord]
+    assert [type(item) for item in parsed(spider, first)] == [Request, PageRecord]
     met = ["http://fleet.test/a", "http://elsewhere.test/b", "http://fleet.test/c.pdf", "http://fleet.test/a"]
     again = Request(PAGE, meta={RETAKEN: met})
     retaken = HtmlResponse(PAGE, body=body, headers={b"Content-Type": b"text/html"}, request=again)
-    items = list(spider.parse_page(retaken))
+    items = parsed(spider, retaken)
     assert [item.url for item in items if isinstance(item, Request)] == ["http://fleet.test/a"]
     assert not any(isinstance(item, PageRecord) for item in items)  # stored once, by this process
 

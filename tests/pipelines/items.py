@@ -9,6 +9,7 @@ from pathlib import Path
 from extraction import ExtractionResult, Rule, extract, text_hash
 from extraction.site_models import SiteModelConfig
 from records import BlockRecord, PageRecord, site_of
+from records.pages import block_keys
 
 FETCHED_AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
@@ -16,7 +17,8 @@ FETCHED_AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 def to_item(result: ExtractionResult, url: str, raw_html_bytes: int, cluster: str = "template") -> PageRecord:
     """A `PageRecord` from an extraction result, with the fields the clustering and noise pipelines add."""
     shape_max_chars = SiteModelConfig().shape_max_chars
-    item = PageRecord.of(result, url, site_of(url), 200, raw_html_bytes, FETCHED_AT, shape_max_chars)
+    keys = block_keys(result, shape_max_chars)
+    item = PageRecord.of(result, url, site_of(url), 200, raw_html_bytes, FETCHED_AT, keys)
     item.cluster = cluster
     item.content_hash = text_hash(result.text)
     return item

@@ -10,7 +10,8 @@ from scrapy import Request
 from scrapy.http import HtmlResponse
 
 from crawler.spiders.site import page_record
-from extraction import extract
+from crawler.worker_process import extracted
+from extraction.methods.registry import DEFAULT_METHOD, get_method
 from extraction.site_models import SiteModelConfig
 from records import PageRecord, site_of
 
@@ -36,8 +37,8 @@ def item_from_file(path: Path, url: str) -> PageRecord:
         pytest.skip(f"{path} is missing")
     headers = {"Content-Type": "text/html"}
     response = HtmlResponse(url, body=path.read_bytes(), headers=headers, request=Request(url))
-    result = extract(response.body, url=url)
-    return page_record(response, url, site_of(url), result, SiteModelConfig().shape_max_chars)
+    page = extracted(get_method(DEFAULT_METHOD), response.body, url, None, SiteModelConfig().shape_max_chars)
+    return page_record(response, url, site_of(url), page)
 
 
 def whizzy_item(shared_dir: Path, relative: str) -> PageRecord:

@@ -11,6 +11,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
 from crawler.spiders.site import page_record
+from crawler.worker_process import extracted
 from extraction import ExtractionResult, Rule, text_hash
 from extraction.methods.base import SitePage
 from extraction.methods.registry import METHODS, get_method
@@ -46,9 +47,8 @@ def _posts(shared_dir: Path, config: CrawlConfig, count: int) -> list[PageRecord
         url = f"http://{SITE}/" + post.removesuffix("index.html")
         body = (shared_dir / "sites" / "whizzy" / post).read_bytes()
         response = HtmlResponse(url, body=body, headers={"Content-Type": "text/html"}, request=Request(url))
-        result = method.extract(body, url)
-        shape_max_chars = config.default.model.shape_max_chars
-        item = page_record(response, url, SITE, result, shape_max_chars, keep_html=method.site_level)
+        page = extracted(method, body, url, None, config.default.model.shape_max_chars)
+        item = page_record(response, url, SITE, page, keep_html=method.site_level)
         item.cluster = "posts"
         items.append(item)
     return items

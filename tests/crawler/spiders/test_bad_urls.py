@@ -11,6 +11,7 @@ from scrapy.utils.test import get_crawler
 
 from crawler.spiders.site import SiteSpider
 from records import PageRecord
+from tests.crawler.spider_output import parsed
 
 URL = "http://fuzz.test/min"
 
@@ -19,7 +20,7 @@ def _parse(body: bytes) -> list[Request | PageRecord]:
     """Everything `parse_page` yields for `body` served at URL, as a crawl of http://fuzz.test/ meets it."""
     spider = SiteSpider.from_crawler(get_crawler(SiteSpider), seeds="http://fuzz.test/")
     response = HtmlResponse(URL, body=body, headers={b"Content-Type": b"text/html"}, request=Request(URL))
-    return list(spider.parse_page(response))
+    return parsed(spider, response)
 
 
 @pytest.mark.parametrize(

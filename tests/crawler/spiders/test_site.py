@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
 from records import stats
-from tests.crawl_runner import CrawlRun, refused_at_startup, run_crawl
+from tests.crawl_runner import clean_texts, ok, refused_at_startup, run_crawl
 from tests.crawler.pages import article, refresh_stub
 from tests.servers import Route, page, redirect, serve_routes
 
 pytestmark = pytest.mark.slow
-
-
-def _stored(database: Path) -> dict[str, str]:
-    """URL -> clean text of every stored page."""
-    with sqlite3.connect(database) as connection:
-        return dict(connection.execute("SELECT url, text FROM clean_pages").fetchall())
-
-
-def _ok(run: CrawlRun) -> CrawlRun:
-    assert run.returncode == 0, run.log[-3000:]
-    return run
 
 
 def test_stays_on_the_seed_host_and_port(tmp_path: Path) -> None:
@@ -37,8 +25,8 @@ def test_stays_on_the_seed_host_and_port(tmp_path: Path) -> None:
             "/jump": redirect(f"{other.base}/"),
         }
         with serve_routes(routes) as site:
-            run = _ok(run_crawl(tmp_path, f"{site.base}/"))
-    assert sorted(_stored(tmp_path / "db.sqlite")) == [f"{site.base}/", f"{site.base}/local"]
+            run = ok(run_crawl(tmp_path, f"{site.base}/"))
+    assert sorted(clean_texts(tmp_path / "db.sqlite")) == [f"{site.base}/", f"{site.base}/local"]
     assert other.requested == []  # same host, another port: never contacted, not even after a redirect
     assert run.stat(stats.LINKS_OFFSITE) == 2
     assert run.stat(stats.skipped("offsite_redirect")) == 1
@@ -49,7 +37,7 @@ def test_a_plain_crawl_with_the_defaults_logs_no_warning(tmp_path: Path) -> None
     # A component a default leaves off (the fleet's, without REDIS_URL) must not warn on every crawl.
     routes = {"/": page(article("Home", ["/a"])), "/a": page(article("A page"))}
     with serve_routes(routes) as site:
-        run = _ok(run_crawl(tmp_path, f"{site.base}/"))
+        run = ok(run_crawl(tmp_path, f"{site.base}/"))
     assert run.stat(stats.PAGES_KEPT) == 2
     assert [line for line in run.log.splitlines() if "] WARNING: " in line] == []
 
@@ -58,8 +46,8 @@ def test_seeds_file_with_comments_and_two_sites(tmp_path: Path) -> None:
     with serve_routes({"/": page(article("One"))}) as one, serve_routes({"/": page(article("Two"))}) as two:
         seeds = tmp_path / "seeds.txt"
         seeds.write_text(f"# two sites\n{one.base}/\n\n{two.base}/\n")
-        run = _ok(run_crawl(tmp_path, "", args={"seeds_file": str(seeds)}))
-    assert sorted(_stored(tmp_path / "db.sqlite")) == sorted([f"{one.base}/", f"{two.base}/"])
+        run = ok(run_crawl(tmp_path, "", args={"seeds_file": str(seeds)}))
+    assert sorted(clean_texts(tmp_path / "db.sqlite")) == sorted([f"{one.base}/", f"{two.base}/"])
     assert run.stat(stats.PAGES_KEPT) == 2
 
 
@@ -71,19 +59,19 @@ def test_a_page_reached_under_several_urls_is_stored_once_by_its_final_url(tmp_p
         "/target/": page(article("Target")),
     }
     with serve_routes(routes) as site:
-        run = _ok(run_crawl(tmp_path, f"{site.base}/"))
-    stored = _stored(tmp_path / "db.sqlite")
+        run = ok(run_crawl(tmp_path, f"{site.base}/"))
+    stored = clean_texts(tmp_path / "db.sqlite")
     assert sorted(stored) == [f"{site.base}/", f"{site.base}/target/"]
     assert "Target: The valley road" in stored[f"{site.base}/target/"]
     assert run.stat(stats.REFRESH_STUBS) == 1
     assert site.requested.count("/target/") == 1
 
 
-def test_a_refresh_stub_leads_to_its_target_and_is_not_stored(tmp_path: Path) -> None:
+def test_a_refresh_stub_leads_to_its_target_and_is_notclean_texts(tmp_path: Path) -> None:
     routes = {"/": page(refresh_stub("/moved/")), "/moved/": page(article("Moved"))}
     with serve_routes(routes) as site:
-        _ok(run_crawl(tmp_path, f"{site.base}/"))
-    assert list(_stored(tmp_path / "db.sqlite")) == [f"{site.base}/moved/"]
+        ok(run_crawl(tmp_path, f"{site.base}/"))
+    assert list(clean_texts(tmp_path / "db.sqlite")) == [f"{site.base}/moved/"]
 
 
 def test_refresh_cycles_and_endless_refresh_chains_end(tmp_path: Path) -> None:
@@ -96,8 +84,8 @@ def test_refresh_cycles_and_endless_refresh_chains_end(tmp_path: Path) -> None:
         **{f"/chain/{n}": page(refresh_stub(f"/chain/{n + 1}")) for n in range(30)},
     }
     with serve_routes(routes) as site:
-        run = _ok(run_crawl(tmp_path, f"{site.base}/", settings={"REDIRECT_MAX_TIMES": "3"}))
-    assert sorted(_stored(tmp_path / "db.sqlite")) == [f"{site.base}/", f"{site.base}/self"]
+        run = ok(run_crawl(tmp_path, f"{site.base}/", settings={"REDIRECT_MAX_TIMES": "3"}))
+    assert sorted(clean_texts(tmp_path / "db.sqlite")) == [f"{site.base}/", f"{site.base}/self"]
     assert run.stat(stats.skipped("refresh_loop")) == 1
     assert site.requested.count("/cycle-a") == 1
     assert "/chain/5" not in site.requested
@@ -112,7 +100,7 @@ def test_non_html_is_skipped_by_extension_or_content_type(tmp_path: Path) -> Non
         "/page": page(article("Page")),
     }
     with serve_routes(routes) as site:
-        run = _ok(run_crawl(tmp_path, f"{site.base}/"))
+        run = ok(run_crawl(tmp_path, f"{site.base}/"))
     assert run.stat(stats.skipped("not_html")) == 1
     assert run.stat(stats.LINKS_NON_HTML) == 2
     assert "/logo.png" not in site.requested
@@ -127,8 +115,8 @@ def _chain(length: int) -> dict[str, Route]:
 
 def test_max_pages_stops_after_that_many_stored_pages(tmp_path: Path) -> None:
     with serve_routes(_chain(40)) as site:
-        run = _ok(run_crawl(tmp_path, f"{site.base}/p0", args={"max_pages": "5"}))
-    assert len(_stored(tmp_path / "db.sqlite")) == 5
+        run = ok(run_crawl(tmp_path, f"{site.base}/p0", args={"max_pages": "5"}))
+    assert len(clean_texts(tmp_path / "db.sqlite")) == 5
     assert run.stat(stats.PAGES_KEPT) == 5
     assert run.stats["finish_reason"] == "max_pages"
 
@@ -137,8 +125,8 @@ def test_max_pages_stops_after_that_many_stored_pages(tmp_path: Path) -> None:
 def test_max_depth_limits_the_link_distance_from_the_seed(tmp_path: Path, depth: int, expected: int) -> None:
     routes = {f"/p{n}": page(article(f"Page {n}", [f"/p{n + 1}"])) for n in range(10)}
     with serve_routes(routes) as site:
-        run = _ok(run_crawl(tmp_path, f"{site.base}/p0", args={"max_depth": str(depth)}))
-    assert sorted(_stored(tmp_path / "db.sqlite")) == [f"{site.base}/p{n}" for n in range(expected)]
+        run = ok(run_crawl(tmp_path, f"{site.base}/p0", args={"max_depth": str(depth)}))
+    assert sorted(clean_texts(tmp_path / "db.sqlite")) == [f"{site.base}/p{n}" for n in range(expected)]
     assert site.requested == ["/robots.txt", *[f"/p{n}" for n in range(expected)]]
     assert run.stat(stats.PAGES_KEPT) == expected
 
@@ -157,7 +145,7 @@ def test_robots_txt_is_obeyed_and_the_user_agent_names_the_project(tmp_path: Pat
         "/private/page": page(article("Private")),
     }
     with serve_routes(routes) as site:
-        run = _ok(run_crawl(tmp_path, f"{site.base}/"))
+        run = ok(run_crawl(tmp_path, f"{site.base}/"))
     assert "/private/page" not in site.requested
     assert run.stat(stats.skipped("robots_txt")) == 1
     assert seen_agents[0].startswith("cleancrawl/")
@@ -170,7 +158,7 @@ def test_an_unknown_extraction_setting_stops_the_crawl_at_startup(tmp_path: Path
 
 def test_extraction_settings_reach_the_spider(tmp_path: Path) -> None:
     with serve_routes({"/": page(article("Home"))}) as site:
-        run = _ok(run_crawl(tmp_path, f"{site.base}/", settings={"EXTRACTION_MAX_DOCUMENT_BYTES": "100"}))
+        run = ok(run_crawl(tmp_path, f"{site.base}/", settings={"EXTRACTION_MAX_DOCUMENT_BYTES": "100"}))
     assert run.stat(stats.PAGES_CRAWLED) == 1
     assert run.stat(stats.skipped("too_large")) == 1
     assert run.stat(stats.PAGES_KEPT) == 0
@@ -180,8 +168,8 @@ def test_a_site_override_reaches_the_spider_for_that_site_only(tmp_path: Path) -
     with serve_routes({"/": page(article("One"))}) as one, serve_routes({"/": page(article("Two"))}) as two:
         small = {one.base.removeprefix("http://"): {"EXTRACTION_MAX_DOCUMENT_BYTES": "100"}}
         settings = {"EXTRACTION_SITE_OVERRIDES": json.dumps(small)}
-        run = _ok(run_crawl(tmp_path, f"{one.base}/,{two.base}/", settings=settings))
-    assert list(_stored(tmp_path / "db.sqlite")) == [f"{two.base}/"]
+        run = ok(run_crawl(tmp_path, f"{one.base}/,{two.base}/", settings=settings))
+    assert list(clean_texts(tmp_path / "db.sqlite")) == [f"{two.base}/"]
     assert run.stat(stats.skipped("too_large")) == 1
 
 
