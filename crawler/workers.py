@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
@@ -92,7 +92,7 @@ def _deferred(future: Future[T]) -> Deferred[T]:
     deferred: Deferred[T] = Deferred()
 
     def settle(done: Future[T]) -> None:
-        error = done.exception()
+        error = CancelledError() if done.cancelled() else done.exception()
         if error is None:
             deferred.callback(done.result())
         else:
