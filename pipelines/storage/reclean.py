@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
@@ -49,6 +49,10 @@ from pipelines.storage.search_index import TextChange, index_pages
 
 # Pages read and revised at a time: memory holds the model and a few pages, not the cluster.
 _PAGES_PER_READ = 200
+# A cluster whose model is rebuilt at a re-clean is revised from the pages read to rebuild it when it has
+# at most this many: reading and decoding stored pages is over half of a closing re-clean (py-spy on the
+# PostgreSQL manual); memory holds that many pages for the time of one cluster's re-clean.
+_PAGES_HELD = 1_000
 
 
 @dataclass(slots=True)
@@ -89,18 +93,23 @@ class _StoredPage:
 
 
 def reclean_cluster(
-    session: Session, cluster_id: int, config: SiteModelConfig, model: SiteModel | None = None
+    session: Session,
+    cluster_id: int,
+    config: SiteModelConfig,
+    model: SiteModel | None = None,
+    pages: Sequence[_StoredPage] | None = None,
 ) -> RecleanSummary:
     """Revise the labels of every stored page of the cluster with its model, in place.
 
     `model` is the cluster's model when the caller holds one that has seen exactly the stored pages
-    (`stored_urls`); otherwise it is rebuilt from them. Pages are read a few at a time, and the changed
+    (`stored_urls`); otherwise it is rebuilt from them. `pages` are the cluster's stored pages when the
+    caller read them already (`Rebuilt.pages`); otherwise they are read a few at a time, and the changed
     ones written at the end, so memory holds the model and the changes, not the pages.
     """
     if model is None:
-        model = rebuilt_model(session, cluster_id, config)
+        model, pages = rebuilt(session, cluster_id, config)
     changes = _Changes()
-    for page in _stored_pages(session, cluster_id):
+    for page in pages if pages is not None else _stored_pages(session, cluster_id):
         if model.ready:
             model.apply(page.blocks, page.title, page.keys)
         changes.add(page)
@@ -108,12 +117,31 @@ def reclean_cluster(
     return changes.summary
 
 
-def rebuilt_model(session: Session, cluster_id: int, config: SiteModelConfig) -> SiteModel:
-    """The cluster's model learned from its stored pages, as single-page extraction labelled them."""
+class Rebuilt(NamedTuple):
+    """A cluster's model rebuilt from its stored pages, and those pages as read for it when there are at
+    most `_PAGES_HELD` (None: more), for a re-clean to revise without reading them again."""
+
+    model: SiteModel
+    pages: list[_StoredPage] | None
+
+
+def rebuilt(session: Session, cluster_id: int, config: SiteModelConfig) -> Rebuilt:
+    """The cluster's model learned from its stored pages, as single-page extraction labelled them (learning
+    leaves the pages as they are), and the pages when few enough to hold."""
     model = SiteModel(config)
+    held: list[_StoredPage] | None = []
     for page in _stored_pages(session, cluster_id):
         model.observe(page.blocks, page.keys)
-    return model
+        if held is not None:
+            held.append(page)
+            if len(held) > _PAGES_HELD:
+                held = None  # too many to hold: the re-clean reads them again, a few at a time
+    return Rebuilt(model, held)
+
+
+def rebuilt_model(session: Session, cluster_id: int, config: SiteModelConfig) -> SiteModel:
+    """The cluster's model learned from its stored pages (`rebuilt`)."""
+    return rebuilt(session, cluster_id, config).model
 
 
 def donor_cluster(

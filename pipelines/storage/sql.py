@@ -28,9 +28,11 @@ from pipelines.storage.db import compact, retry_races
 from pipelines.storage.known import KnownIds
 from pipelines.storage.models import SEARCH_INDEX, STORE_TABLES, Page
 from pipelines.storage.reclean import (
+    Rebuilt,
     RecleanSummary,
     donor_cluster,
     purge_noise_text,
+    rebuilt,
     rebuilt_model,
     reclean_cluster,
     stored_urls,
@@ -137,10 +139,11 @@ class SqlStore:
         with self.sessions.begin() as session:
             donors: dict[int, SiteModel] = {}
             for (site, cluster), cluster_id in cluster_ids(session, clusters).items():
-                model = self._model(session, site, cluster, cluster_id, summary)
+                model, pages = self._model(session, site, cluster, cluster_id, summary)
                 if not model.ready:
                     model = self._borrowed(session, (site, cluster), cluster_id, donors, summary) or model
-                summary.add(reclean_cluster(session, cluster_id, self.config.of(site).model, model))
+                config = self.config.of(site).model
+                summary.add(reclean_cluster(session, cluster_id, config, model, pages))
             if purge:
                 summary.purged = purge_noise_text(session)
         return summary
@@ -180,13 +183,14 @@ class SqlStore:
 
     def _model(
         self, session: Session, site: str, cluster: str, cluster_id: int, summary: RecleanSummary
-    ) -> SiteModel:
-        """The cluster's model: this crawl's (`_learned_model`), else rebuilt from its stored pages."""
+    ) -> Rebuilt:
+        """The cluster's model: this crawl's (`_learned_model`), else rebuilt from its stored pages, with
+        the pages read for it (`Rebuilt`)."""
         model = self._learned_model(session, site, cluster, cluster_id)
-        if model is None:
-            summary.models_rebuilt += 1
-            model = rebuilt_model(session, cluster_id, self.config.of(site).model)
-        return model
+        if model is not None:
+            return Rebuilt(model, None)
+        summary.models_rebuilt += 1
+        return rebuilt(session, cluster_id, self.config.of(site).model)
 
     def _borrowed(
         self,
@@ -204,7 +208,7 @@ class SqlStore:
             return None
         donor_id, donor, share = found
         if donor_id not in donors:
-            donors[donor_id] = self._model(session, site, donor, donor_id, summary)
+            donors[donor_id] = self._model(session, site, donor, donor_id, summary).model
         if not donors[donor_id].ready:
             return None
         summary.models_borrowed += 1

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from extraction import Rule, text_hash
 from extraction.site_models import SiteModelConfig
-from pipelines.storage import make_engine, session_factory
+from pipelines.storage import make_engine, reclean, session_factory
 from pipelines.storage.codec import code_label, decode_state, element_code, hash_to_int
 from pipelines.storage.model_state import StatePlaces
 from pipelines.storage.models import Block, Page, PageModel, PendingText, clean_pages, page_blocks
@@ -181,9 +181,13 @@ def test_two_processes_sharing_postgresql_decide_as_one(shared_dir: Path) -> Non
     assert _rebuilt(one) > 0 and _rebuilt(two) > 0
 
 
+# A rebuilt model revises the pages read to rebuild it when they are few enough to hold, and reads them again
+# when they are not: the same labels either way.
+@pytest.mark.parametrize("held", [1_000, 2])
 def test_the_crawls_model_labels_as_a_model_rebuilt_from_the_store(
-    shared_dir: Path, database_url: str
+    shared_dir: Path, database_url: str, held: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(reclean, "_PAGES_HELD", held)
     process = _crawl_posts(shared_dir, database_url, MIN_PAGES + 3)
     assert _rebuilt(process) == 0
     with _sessions(database_url) as sessions, sessions.begin() as session:
