@@ -9,6 +9,9 @@ reactor's thread too.
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from typing import Any, NamedTuple
 
 from extraction import ExtractionConfig, ExtractionResult
@@ -35,16 +38,28 @@ def extracted(
     return Extracted(result, block_keys(result, shape_max_chars), result.links)
 
 
+# How often a worker checks that the crawl process is still there.
+_PARENT_CHECK_SECONDS = 1.0
 # A worker's method, set once by `start`, and one instance of it per config met (sites with overrides).
 _method_name = ""
 _params: Params | None = None
 _methods: dict[ExtractionConfig, Method[Any]] = {}
 
 
-def start(method: str, params: Params | None) -> None:
-    """The pool's initializer: which method this worker extracts with."""
+def start(method: str, params: Params | None, crawl_pid: int) -> None:
+    """The pool's initializer: which method this worker extracts with; the worker ends when the crawl
+    process `crawl_pid` does."""
     global _method_name, _params
     _method_name, _params = method, params
+    threading.Thread(target=_end_with, args=(crawl_pid,), name="end-with-crawl", daemon=True).start()
+
+
+def _end_with(crawl_pid: int) -> None:
+    """Exit once the crawl process is gone (killed, crashed). A pool's worker waits on a queue it holds both
+    ends of itself, so it never sees its parent die, and would wait for good, holding its memory."""
+    while os.getppid() == crawl_pid:
+        time.sleep(_PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 def ready() -> bool:

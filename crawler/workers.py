@@ -9,13 +9,15 @@ extraction gives, with the blocks' site-model keys and the page's links, compute
 A worker starts with the crawl, in a fresh interpreter ("spawn": the crawl process runs threads, which a
 forked child must not inherit), and takes half a second to import the library. Until it is ready, and
 for good after a worker dies (killed, out of memory), pages are extracted in the crawl process: a small
-crawl never waits for the pool, and no page is lost.
+crawl never waits for the pool, and no page is lost. A worker whose crawl process dies (killed, crashed)
+exits within a second on its own.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
@@ -40,7 +42,7 @@ class ExtractionWorkers:
     def __init__(self, count: int, name: str, params: Params | None) -> None:
         context = multiprocessing.get_context("spawn")
         self._pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
-            count, mp_context=context, initializer=worker_process.start, initargs=(name, params)
+            count, mp_context=context, initializer=worker_process.start, initargs=(name, params, os.getpid())
         )
         # Done once a worker has started: until then the spider extracts in its own process.
         self._started = self._pool.submit(worker_process.ready)

@@ -81,7 +81,7 @@ def _wait_for(condition: Callable[[], object], what: str, process: subprocess.Po
     while not condition():
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
-            raise AssertionError(f"gave up waiting for {what}: {process.communicate()[1][-3000:]}")
+            raise AssertionError(f"gave up waiting for {what}: {(process.communicate()[1] or '')[-3000:]}")
         time.sleep(0.05)
 
 
@@ -120,3 +120,32 @@ def test_a_worker_killed_mid_crawl_loses_no_page(tmp_path: Path) -> None:
     assert run.stat(stats.PAGES_KEPT) == _pages_stored(database) == PAGES + 1
     assert FIRST <= run.stat(stats.PAGES_EXTRACTED_IN_WORKERS) < PAGES
     assert "An extraction worker stopped" in log
+
+
+def _running(pid: int) -> bool:
+    """Whether the process exists and is not a zombie (an exited child nobody reaped yet)."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the worker process through /proc")
+def test_a_worker_ends_when_its_crawl_process_is_killed(tmp_path: Path) -> None:
+    never = threading.Event()
+    routes = {"/": page(article("Home", ["/held"])), "/held": _held(page(article("Held")), never)}
+    with serve_routes(routes) as site:
+        command, _ = crawl_command(tmp_path, f"{site.base}/", settings={"CRAWL_EXTRACTION_WORKERS": "1"})
+        # The log to a file: a worker left running would hold a pipe open, and reading it would never end.
+        with (tmp_path / "crawl.log").open("w") as log:
+            process = subprocess.Popen(command, cwd=REPO_ROOT, stderr=log, text=True)
+        _wait_for(lambda: _worker_pids(process.pid), "the worker to start", process)
+        workers = _worker_pids(process.pid)
+        _wait_for(lambda: "/held" in site.requested, "the crawl to wait on a page", process)
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + 10
+        while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        never.set()
+    assert not any(_running(pid) for pid in workers)
