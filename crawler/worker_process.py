@@ -22,8 +22,8 @@ from records.pages import block_keys
 
 
 class Extracted(NamedTuple):
-    """A page's extraction, the site-model keys of its blocks (`shape_max_chars` of its site) and its
-    links, absolute and normalised (`ExtractionResult.links`)."""
+    """A page's extraction, the site-model keys of its blocks (`shape_max_chars` of its site) and, when the
+    crawl follows them, its links, absolute and normalised (`ExtractionResult.links`; else empty)."""
 
     result: ExtractionResult
     keys: list[BlockKey]
@@ -31,11 +31,13 @@ class Extracted(NamedTuple):
 
 
 def extracted(
-    method: Method[Any], body: bytes, url: str, encoding: str | None, shape_max_chars: int
+    method: Method[Any], body: bytes, url: str, encoding: str | None, shape_max_chars: int, follow: bool
 ) -> Extracted:
-    """Extract one page with `method`; `ExtractionError` for input that is not a page."""
+    """Extract one page with `method`, its links resolved only if `follow` (a page at the depth limit, or
+    in a focused crawl, which ranks them itself, needs none); `ExtractionError` for input that is not a
+    page."""
     result = method.extract(body, url=url, encoding=encoding)
-    return Extracted(result, block_keys(result, shape_max_chars), result.links)
+    return Extracted(result, block_keys(result, shape_max_chars), result.links if follow else [])
 
 
 # How often a worker checks that the crawl process is still there.
@@ -68,11 +70,11 @@ def ready() -> bool:
 
 
 def extract(
-    config: ExtractionConfig, body: bytes, url: str, encoding: str | None, shape_max_chars: int
+    config: ExtractionConfig, body: bytes, url: str, encoding: str | None, shape_max_chars: int, follow: bool
 ) -> Extracted:
     """One page as `extracted` gives it with the crawl's method and `config`; `ExtractionError` travels
     back to the crawl process as it is."""
     method = _methods.get(config)
     if method is None:
         method = _methods[config] = get_method(_method_name, config, _params)
-    return extracted(method, body, url, encoding, shape_max_chars)
+    return extracted(method, body, url, encoding, shape_max_chars, follow)

@@ -59,14 +59,20 @@ class ExtractionWorkers:
         return True
 
     async def extract(
-        self, config: ExtractionConfig, body: bytes, url: str, encoding: str | None, shape_max_chars: int
+        self,
+        config: ExtractionConfig,
+        body: bytes,
+        url: str,
+        encoding: str | None,
+        shape_max_chars: int,
+        follow: bool,
     ) -> Extracted | None:
         """The page extracted by a worker (`worker_process.extract`); None when the pool broke (the caller
         extracts it itself). `ExtractionError` is raised as inline extraction raises it."""
         if self._pool is None:
             return None
         try:
-            args = (config, body, url, encoding, shape_max_chars)
+            args = (config, body, url, encoding, shape_max_chars, follow)
             future = self._pool.submit(worker_process.extract, *args)
             return await maybe_deferred_to_future(_deferred(future))
         except BrokenProcessPool as error:

@@ -18,7 +18,7 @@ import pytest
 from benchmarks.crawl import PYTHON_DOCS, load_truth, score_stored, stored_text
 from benchmarks.localserver import serve_directory
 from records import stats
-from tests.crawl_runner import CrawlRun, run_crawl
+from tests.crawl_runner import CrawlRun, clean_texts, ok, run_crawl
 from tests.crawler.pages import article
 from tests.servers import Route, page, redirect, reset_mid_body, serve_routes
 
@@ -34,14 +34,8 @@ _REFRESH_TARGET = re.compile(rb'http-equiv="refresh" content="0;url=([^"]+)"')
 
 
 def _ok(run: CrawlRun) -> CrawlRun:
-    assert run.returncode == 0, run.log[-3000:]
-    assert run.stats["finish_reason"] == "finished"
+    assert ok(run).stats["finish_reason"] == "finished"
     return run
-
-
-def _clean_pages(database: Path) -> dict[str, str]:
-    with sqlite3.connect(database) as connection:
-        return dict(connection.execute("SELECT url, text FROM clean_pages").fetchall())
 
 
 def _savings(database: Path) -> list[tuple[object, ...]]:
@@ -67,14 +61,14 @@ def test_whizzy_every_reachable_page_stored_once_with_clean_text(shared_dir: Pat
     database = tmp_path / "db.sqlite"
     with serve_directory(root) as base:
         run = _ok(run_crawl(tmp_path, f"{base}/"))
-        pages = _clean_pages(database)
+        pages = clean_texts(database)
         savings = _savings(database)
         # The same command again goes on where the first stopped: nothing is left, nothing is due.
         idle = _ok(run_crawl(tmp_path, f"{base}/"))
         # Two days later every page is due: each answers 304 (the server sends Last-Modified).
         later = (datetime.now(UTC) + timedelta(days=2)).isoformat()
         again = _ok(run_crawl(tmp_path, f"{base}/", settings={"RECRAWL_NOW": later}))
-        assert _clean_pages(database) == pages
+        assert clean_texts(database) == pages
         assert _savings(database) == savings  # a second crawl adds no rows, not even block rows
 
     assert len(pages) == run.stat(stats.PAGES_KEPT) == WHIZZY_PAGES
@@ -99,7 +93,7 @@ def test_python_docs_crawl(shared_dir: Path, tmp_path: Path) -> None:
     truth_path = shared_dir / "sites" / "ground_truth"
     with serve_directory(PYTHON_DOCS) as base:
         run = _ok(run_crawl(tmp_path, f"{base}/index.html"))
-    pages = _clean_pages(tmp_path / "db.sqlite")
+    pages = clean_texts(tmp_path / "db.sqlite")
     assert len(pages) == run.stat(stats.PAGES_KEPT) >= 500
     assert run.stat(stats.BYTES_CONTENT) < run.stat(stats.BYTES_VISIBLE) < run.stat(stats.BYTES_HTML)
     truth = [
@@ -167,7 +161,7 @@ def test_bad_input_is_logged_and_counted_and_the_crawl_goes_on(tmp_path: Path) -
     database = tmp_path / "db.sqlite"
     with serve_routes(routes) as server:
         run = _ok(run_crawl(tmp_path, f"{server.base}/"))
-        first = _clean_pages(database)
+        first = clean_texts(database)
         first_requests = list(server.requested)
         # The next crawl meets failures where good pages were: what is stored stays as it was.
         routes["/good-1"] = page("<html><body><p>Down</p></body></html>", status=500)
@@ -175,7 +169,7 @@ def test_bad_input_is_logged_and_counted_and_the_crawl_goes_on(tmp_path: Path) -
         routes["/charset/header-says-utf8"] = page(b"")
         later = (datetime.now(UTC) + timedelta(days=2)).isoformat()  # when every page is due again
         rerun = _ok(run_crawl(tmp_path, f"{server.base}/", settings={"RECRAWL_NOW": later}))
-        second = _clean_pages(database)
+        second = clean_texts(database)
 
     base = server.base
     expected = ["/", "/charset/header-says-latin1", "/charset/header-says-utf8", "/good-1", "/good-2"]

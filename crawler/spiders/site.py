@@ -286,7 +286,8 @@ class SiteSpider(Spider):
             yield output
 
     async def _parsed(self, response: Response) -> Iterable[Request | PageRecord | UrlRecord]:
-        # An iterable, not a list: a page that ends the crawl (`CloseSpider`) goes out first.
+        """What one response gives, once its page is extracted: an iterable, not a list, so that a page
+        that ends the crawl (`CloseSpider`) goes out before the exception."""
         if response.status == 304:
             return self._outcome(response.url, UrlState.STORED, response.meta, not_modified=True)
         self._inc(stats.PAGES_CRAWLED)
@@ -320,12 +321,17 @@ class SiteSpider(Spider):
     async def _extracted(self, method: Method[Any], response: Response, shape_max_chars: int) -> Extracted:
         """The page extracted by a worker process when one is ready (`crawler.workers`), else here."""
         body, url, encoding = response.body, response.url, _charset(response)
+        # A focused crawl ranks the links itself (`_focus`); a page at the depth limit follows none.
+        follow = self.focus is None and not self._at_depth_limit(response)
         if self.workers is not None and self.workers.ready:
-            page = await self.workers.extract(method.config, body, url, encoding, shape_max_chars)
+            page = await self.workers.extract(method.config, body, url, encoding, shape_max_chars, follow)
             if page is not None:
                 self._inc(stats.PAGES_EXTRACTED_IN_WORKERS)
                 return page
-        return extracted(method, body, url, encoding, shape_max_chars)
+        return extracted(method, body, url, encoding, shape_max_chars, follow)
+
+    def _at_depth_limit(self, response: Response) -> bool:
+        return self.max_depth is not None and response.meta.get("depth", 0) >= self.max_depth
 
     def _kept(
         self, response: Response, final_url: str, site: str, method: Method[Any], extraction: Extracted
@@ -485,12 +491,12 @@ class SiteSpider(Spider):
     ) -> Iterator[Request]:
         """Requests for the links not met before that are in scope and may be HTML, with a focused crawl's
         priorities."""
-        if self.max_depth is not None and response.meta.get("depth", 0) >= self.max_depth:
+        if self._at_depth_limit(response):
             return
         referrer = {"referrer": normalise_url(response.url) or response.url}
-        budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(page_links)
         # A focused crawl resolved the page's links once already, for their priorities (same order).
         links = priorities if self.focus is not None else page_links
+        budget = self.settings.getint("CRAWL_MAX_LINKS_PER_PAGE") or len(links)
         candidates: list[str] = []
         urls = list(links)
         # A page taken back from a process that died: that process may have met links of it (these, and

@@ -37,7 +37,8 @@ def item_from_file(path: Path, url: str) -> PageRecord:
         pytest.skip(f"{path} is missing")
     headers = {"Content-Type": "text/html"}
     response = HtmlResponse(url, body=path.read_bytes(), headers=headers, request=Request(url))
-    page = extracted(get_method(DEFAULT_METHOD), response.body, url, None, SiteModelConfig().shape_max_chars)
+    shape_max_chars = SiteModelConfig().shape_max_chars
+    page = extracted(get_method(DEFAULT_METHOD), response.body, url, None, shape_max_chars, True)
     return page_record(response, url, site_of(url), page)
 
 

@@ -47,7 +47,7 @@ def _posts(shared_dir: Path, config: CrawlConfig, count: int) -> list[PageRecord
         url = f"http://{SITE}/" + post.removesuffix("index.html")
         body = (shared_dir / "sites" / "whizzy" / post).read_bytes()
         response = HtmlResponse(url, body=body, headers={"Content-Type": "text/html"}, request=Request(url))
-        page = extracted(method, body, url, None, config.default.model.shape_max_chars)
+        page = extracted(method, body, url, None, config.default.model.shape_max_chars, True)
         item = page_record(response, url, SITE, page, keep_html=method.site_level)
         item.cluster = "posts"
         items.append(item)
