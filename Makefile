@@ -21,6 +21,7 @@ PYTHON_DOCS := /usr/share/doc/python3.11/html
 POSTGRESQL_DOCS := /usr/share/doc/postgresql-doc-15/html
 DEBIAN_HANDBOOK := /usr/share/doc/debian-handbook/html/en-US
 GIT_DOCS := /usr/share/doc/git-doc
+LXML_DOCS := /usr/share/doc/python-lxml-doc/html
 
 .PHONY: test lint check evaluate bench bench-methods crawl bench-crawl bench-store bench-recrawl bench-scale bench-focus fuzz soak sites-data services docs-data clean distclean
 
@@ -138,10 +139,12 @@ services:
 	else echo "services: redis not running and cannot be started here"; fi
 
 # Documentation packages, real sites for the tests: the Python 3.11 docs (Sphinx), the PostgreSQL 15 manual
-# (DocBook, whose pages a crawl can group into clusters in several ways) and the Debian Administrator's
-# Handbook (DocBook, Publican: side notes in its sections). Installed when missing and possible; never fails.
+# (DocBook, whose pages a crawl can group into clusters in several ways), the Debian Administrator's Handbook
+# (DocBook, Publican: side notes in its sections), git's manual pages (AsciiDoc) and lxml's manual (docutils:
+# a side menu that lists every page by its title). Installed when missing and possible; never fails.
 DOCS_PACKAGES := python3.11-doc:$(PYTHON_DOCS)/index.html postgresql-doc-15:$(POSTGRESQL_DOCS)/index.html \
-  debian-handbook:$(DEBIAN_HANDBOOK)/index.html git-doc:$(GIT_DOCS)/git-add.html
+  debian-handbook:$(DEBIAN_HANDBOOK)/index.html git-doc:$(GIT_DOCS)/git-add.html \
+  python-lxml-doc:$(LXML_DOCS)/tutorial.html
 docs-data:
 	@missing=""; for entry in $(DOCS_PACKAGES); do \
 	  [ -f "$${entry#*:}" ] || missing="$$missing $${entry%%:*}"; done; \

@@ -239,8 +239,12 @@ class SiteModel:
                 verdict = self._repeated(block, text_pages, shape_pages, record_field, context)
             if verdict[0] is Label.CONTENT and not context.in_region(key.slot):
                 verdict = self._template_slot(block, key)
-        elif pages < context.frequent:
-            verdict = self._new_on_page(block, key, pages, context)
+        else:
+            # A menu that lists every page puts the headline's text on each of them: its place holds it
+            # on this page only.
+            seen = shape_pages if is_headline(block, context.title) else pages
+            if seen < context.frequent:
+                verdict = self._new_on_page(block, key, seen, context)
         return Decision(block.position, *verdict, pages)
 
     def _repeated(

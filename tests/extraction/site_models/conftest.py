@@ -12,6 +12,7 @@ from tests.extraction.site_models.pages import (
     DEBIAN_HANDBOOK,
     GIT_DOCS,
     HEATING_POST,
+    LXML_DOCS,
     POSTGRESQL_DOCS,
     PYTHON_DOCS,
     TITLE_ONLY_POST,
@@ -103,3 +104,14 @@ def git_manual_pages() -> list[ExtractionResult]:
         pytest.skip(f"{GIT_DOCS} is missing (make docs-data installs git-doc)")
     pages = [path for path in sorted(GIT_DOCS.glob("git-*.html")) if path.name != "git-add.html"][:30]
     return [extract(path.read_bytes()) for path in [*pages, GIT_DOCS / "git-add.html"]]
+
+
+@pytest.fixture(scope="session")
+def lxml_manual() -> list[ExtractionResult]:
+    """The pages of lxml's manual (docutils, one template whose side menu lists every page by its title),
+    its tutorial last."""
+    if not LXML_DOCS.is_dir():
+        pytest.skip(f"{LXML_DOCS} is missing (make docs-data installs python-lxml-doc)")
+    tutorial = LXML_DOCS / "tutorial.html"
+    pages = [path for path in sorted(LXML_DOCS.glob("*.html")) if path != tutorial]
+    return [extract(path.read_bytes()) for path in [*pages, tutorial]]

@@ -12,6 +12,7 @@ PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 POSTGRESQL_DOCS = Path("/usr/share/doc/postgresql-doc-15/html")
 DEBIAN_HANDBOOK = Path("/usr/share/doc/debian-handbook/html/en-US")
 GIT_DOCS = Path("/usr/share/doc/git-doc")
+LXML_DOCS = Path("/usr/share/doc/python-lxml-doc/html")
 # A post whose only content is its title: every block the page keeps is template.
 TITLE_ONLY_POST = "2009/09/28/the-same/index.html"
 # A post of two one-line paragraphs, which the single-page model finds too short to keep.

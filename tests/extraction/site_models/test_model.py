@@ -418,6 +418,19 @@ def test_what_the_page_header_says_beside_the_headline_is_content(
     assert find_block(blocks, "Last updated").label is Label.NOISE
 
 
+def test_a_headline_that_every_page_lists_in_its_menu_is_content(lxml_manual: list[ExtractionResult]) -> None:
+    # lxml's manual: the side menu of every page lists every page by its title, so the tutorial's headline
+    # text is on each page of the cluster. Its place holds it on the tutorial only.
+    model, page = _learned_but_last(lxml_manual)
+    blocks = fresh(page)
+    menu_entry, headline = [block for block in blocks if block.text == "The lxml.etree Tutorial"]
+    assert headline.tag == "h1"
+    assert headline.label is Label.NOISE
+    model.apply(blocks, page.title)
+    assert headline.label is Label.CONTENT
+    assert menu_entry.label is Label.NOISE
+
+
 def _headed_page(number: int) -> list[Block]:
     """A page whose header, outside the region, holds its headline, a byline and a labelled section."""
     word = _word(number)
