@@ -293,6 +293,10 @@ def _revealed(
 
 
 def _hides(attribute: str, value: str, element: etree._Element) -> bool:
+    # A tab's other panels are on the page, one click away (WAI-ARIA tabs: role="tabpanel"), whatever hides
+    # them until then: a guide's code in every language, a product's specification beside its description.
+    if element.get("role") == "tabpanel":
+        return False
     if attribute == "hidden":
         return not _STREAMED_SEGMENT.fullmatch(element.get("id", ""))
     if attribute == "aria-hidden":

@@ -24,6 +24,8 @@ APACHE = "docs_apache_mod_asis"
 ARTICLE_BUTTON = "article_southernliving_button"
 # A job board: an intro line above a list of job cards made of short blocks and links.
 LISTING = "listing_weworkremotely"
+# A developer guide whose steps come in one tab per programming language, all but the chosen one hidden.
+TABS = "docs_twilio_tabs"
 FIXTURE_NAMES = (NEWS, DOCS, FORUM, FORUM_ARCH)
 
 

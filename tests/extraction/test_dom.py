@@ -13,6 +13,7 @@ from tests.extraction.pages import (
     FIXTURE_NAMES,
     FORUM,
     NEWS,
+    TABS,
     cleaned_body,
     fixture_text,
 )
@@ -74,6 +75,16 @@ def test_aria_hidden_hides_a_glyph_but_not_a_block() -> None:
         "<div aria-hidden='true'><p>The fee depends on the family's income.</p></div></body>"
     )
     assert visible(html) == "Fees The fee depends on the family's income."
+
+
+def test_a_tabs_other_panels_are_not_hidden() -> None:
+    # WAI-ARIA tabs: the panels of the tabs not chosen are hidden (`hidden`, `display: none`) until a reader
+    # picks their tab. A guide's steps for the other languages are on the page all the same.
+    guide = visible(fixture_text(TABS))
+    assert "pip install flask twilio" in guide  # the chosen tab
+    assert "npm install twilio" in guide and "composer require twilio/sdk" in guide
+    html = "<body><div role='tabpanel' hidden style='display:none'><p>Sizes</p></div><p hidden>x</p></body>"
+    assert visible(html) == "Sizes"
 
 
 def test_tail_of_a_removed_hidden_element_is_kept() -> None:
