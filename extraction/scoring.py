@@ -23,10 +23,12 @@ from extraction.result import Block, BlockKind, Label, Rule
 from extraction.segment import HEADING_TAGS, Node, Page
 
 # Every alternative starts with a letter, so the regex engine skips positions whose character starts none of
-# them; a leading `\b` would make it try every alternative at every position. `a(?<=\ba)` is `\ba`.
+# them; a leading `\b` would make it try every alternative at every position. `a(?<=\ba)` is `\ba`;
+# `a(?<![a-z0-9]a)` also takes an `a` after an underscore (`top_ad-slot`), not one inside a word (`pad-`,
+# `load-`, `lead-`, `thread-`).
 _NEGATIVE_NAMES = re.compile(
     r"comment|disqus|reviews|sidebar|side-bar|related|recommend|share|sharing|social|sponsor|promo"
-    r"|advert|a(?<=\ba)ds?\b|ad-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|n(?<=\bn)av\b"
+    r"|advert|a(?<=\ba)ds?\b|a(?<![a-z0-9]a)d-|banner|breadcrumb|pagination|pager|footer|masthead|menu|navbar|n(?<=\bn)av\b"
     r"|subscribe|newsletter|signup|cookie|gdpr|popup|modal|byline|submitted|author-?bio|tags?\b|taglist|meta-?data"
     r"|more-?stories|read-?more|outbrain|taboola|toolbar|skip-?(?:link|to|nav|main|content)|sr-only|screen-reader|visually-?hidden"
 )

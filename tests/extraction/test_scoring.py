@@ -201,6 +201,9 @@ def test_content_area_is_the_article_body_not_the_sidebar() -> None:
         ("site-nav", True),
         ("nav menu-item", True),
         ("loading", False),  # "ad" inside a word
+        ("top_ad-slot", True),
+        ("theme-pad-24t", False),  # "ad-" ending a word: padding, not an ad slot
+        ("lazyload-wrapper lead-details", False),
         ("ads_slot", False),  # "_" is a word character: no boundary after "ads"
         ("navx", False),
         ("canvas", False),
@@ -426,6 +429,13 @@ def test_the_other_slides_of_a_carousel_are_content_where_the_page_s_content_is(
     blocks = _wcxb_page(wcxb_dir, "1572")
     assert find_block(blocks, "Prepare to be impressed by this meticulously").label is Label.CONTENT
     assert find_block(blocks, "REDFIN IS COMMITTED TO AND ABIDES BY THE FAIR HOUSING").label is Label.NOISE
+
+
+def test_a_word_ending_in_ad_does_not_name_an_ad(wcxb_dir: Path) -> None:
+    # wcxb-dev 4246, getlocal.agency (Google Sites): each section of the page sits in `div.jXK9ad-SmKAyb`,
+    # a generated class. Read as an ad slot ("ad-"), it left the page its first two lines (F1 0.37).
+    blocks = _wcxb_page(wcxb_dir, "4246")
+    assert find_block(blocks, "Claim, update, and fix business listings").label is Label.CONTENT
 
 
 def test_veiled_blocks_do_not_choose_the_content_area(wcxb_dir: Path) -> None:
