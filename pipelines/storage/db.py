@@ -8,11 +8,14 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 logger = logging.getLogger(__name__)
 
@@ -261,15 +264,22 @@ def _revision(connection: Connection) -> str | None:
 
 
 def _upgrade(connection: Connection) -> None:
-    # Alembic is imported here: most crawls open a store that is up to date, and importing it is a third
-    # of a second that every crawl's start would pay.
     from alembic import command
+
+    command.upgrade(alembic_config(connection), "head")
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration of the store's migrations, run on `connection` when one is given."""
+    # Alembic is imported here, not with this module: most crawls open a store that is up to date, and
+    # importing it is a third of a second that every crawl's start would pay.
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    config.attributes["connection"] = connection
-    command.upgrade(config, "head")
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
 
 
 def _incremental_vacuum(engine: Engine) -> None:

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
-from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, event, inspect, select, text
@@ -19,7 +18,7 @@ from sqlalchemy import Connection, Engine, event, inspect, select, text
 from extraction.result import RULE_LABELS, RULE_TEXT
 from pipelines.storage import migrate, session_factory, store_pages
 from pipelines.storage.codec import RUN_MARK, StoredElement, int_to_hash, pack_references, unpack
-from pipelines.storage.db import MIGRATIONS_DIR, head_revision
+from pipelines.storage.db import alembic_config, head_revision
 from pipelines.storage.models import Base, Block, clean_pages, described_by_models, page_blocks
 from pipelines.storage.search import search
 from tests.pipelines.databases import search_index_mismatches
@@ -67,9 +66,7 @@ def test_migrating_twice_is_a_noop(database_url: str, engine: Engine) -> None:
 
 
 def test_the_head_revision_is_alembic_s() -> None:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    assert head_revision() == ScriptDirectory.from_config(config).get_current_head()
+    assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def test_opening_a_store_that_is_up_to_date_does_not_load_alembic(tmp_path: Path) -> None:
@@ -144,10 +141,7 @@ def _view_documentation(connection: Connection, view: str) -> str:
 
 
 def _upgrade(connection: Connection, revision: str) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    config.attributes["connection"] = connection
-    command.upgrade(config, revision)
+    command.upgrade(alembic_config(connection), revision)
 
 
 def test_pages_stored_under_0002_keep_their_rows_and_lose_only_final_url(engine: Engine) -> None:
@@ -301,10 +295,7 @@ def test_pages_stored_under_0003_keep_their_blocks_labels_and_text(engine: Engin
 
 
 def _downgrade(connection: Connection, revision: str) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    config.attributes["connection"] = connection
-    command.downgrade(config, revision)
+    command.downgrade(alembic_config(connection), revision)
 
 
 def _arrays(connection: Connection) -> dict[int, list[object]]:
